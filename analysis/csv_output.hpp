@@ -1,0 +1,22 @@
+#pragma once
+// Writes jobs.csv and summary.csv (columns and units in docs/output.md).
+
+#include <ostream>
+#include <span>
+
+#include "analysis/job_outcome.hpp"
+#include "analysis/summary.hpp"
+#include "workloads/job.hpp"
+
+namespace nvlsim {
+
+struct PolicyOutcomes {
+  std::string policy;
+  std::span<const JobOutcome> outcomes;  // index = job index
+};
+
+// One row per job per policy, sorted by policy name then job_id.
+void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs);
+void write_summary_csv(std::ostream& out, std::span<const Summary> summaries);
+
+}  // namespace nvlsim

@@ -1,0 +1,32 @@
+#include "analysis/run_manifest.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace nvlsim {
+
+void write_run_json(std::ostream& out, const RunManifest& m) {
+  nlohmann::ordered_json j;
+  j["nvlsim_version"] = m.version;
+  j["command_line"] = m.command_line;
+  j["seed"] = m.seed;
+  j["platform"] = {{"source", m.platform.source},
+                   {"domains", m.platform.domains},
+                   {"trays", m.platform.trays},
+                   {"gpus", m.platform.gpus},
+                   {"gpus_per_tray", m.platform.gpus_per_tray},
+                   {"nvlink_gpu_bw_bytes_per_s", m.platform.nvlink_gpu_bw},
+                   {"nic_bw_bytes_per_s", m.platform.nic_bw},
+                   {"ib_oversubscription", m.platform.ib_oversubscription}};
+  j["trace"] = {{"source", m.trace.source},
+                {"lines_read", m.trace.lines_read},
+                {"jobs", m.trace.jobs},
+                {"skipped_lines", m.trace.skipped},
+                {"first_skipped", m.trace.first_skipped}};
+  j["job_model"] = {
+      {"comm_fraction", m.comm_fraction}, {"comm_rounds", m.comm_rounds}, {"walltime_kill", m.walltime_kill}};
+  auto& policies = j["policies"] = nlohmann::ordered_json::array();
+  for (const auto& p : m.policies) policies.push_back({{"name", p.name}, {"wall_seconds", p.wall_seconds}});
+  out << j.dump(2) << '\n';
+}
+
+}  // namespace nvlsim

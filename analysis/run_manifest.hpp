@@ -1,0 +1,37 @@
+#pragma once
+// run.json: what was run, on what, and how long it took.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace nvlsim {
+
+struct RunManifest {
+  std::string version;
+  std::vector<std::string> command_line;
+  std::uint64_t seed = 0;
+  struct Platform {
+    std::string source;  // file, or "built-in nvl72x8"
+    int domains = 0, trays = 0, gpus = 0, gpus_per_tray = 0;
+    double nvlink_gpu_bw = 0, nic_bw = 0, ib_oversubscription = 0;
+  } platform;
+  struct Trace {
+    std::string source;
+    std::size_t lines_read = 0, jobs = 0, skipped = 0;
+    std::vector<std::string> first_skipped;  // messages of the first few skipped lines
+  } trace;
+  struct Policy {
+    std::string name;
+    double wall_seconds = 0;
+  };
+  std::vector<Policy> policies;
+  double comm_fraction = 0;
+  int comm_rounds = 0;
+  bool walltime_kill = true;
+};
+
+void write_run_json(std::ostream& out, const RunManifest& manifest);
+
+}  // namespace nvlsim

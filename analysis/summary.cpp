@@ -1,0 +1,63 @@
+#include "analysis/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace nvlsim {
+
+Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
+                  int platform_gpus) {
+  Summary s;
+  s.policy = policy;
+  s.nb_jobs = static_cast<long>(jobs.size());
+  double first_submit = std::numeric_limits<double>::infinity();
+  double last_finish = -std::numeric_limits<double>::infinity();
+  double wait_sum = 0, turnaround_sum = 0, slowdown_sum = 0, busy = 0, bw_weighted = 0, bw_weight = 0;
+  long started = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobOutcome& o = outcomes[i];
+    switch (o.state) {
+      case FinalState::completed_successfully:
+        ++s.nb_jobs_success;
+        break;
+      case FinalState::completed_walltime_reached:
+      case FinalState::completed_killed:
+        ++s.nb_jobs_killed;
+        break;
+      case FinalState::rejected:
+        ++s.nb_jobs_rejected;
+        continue;
+      case FinalState::completed_failed:
+        break;
+    }
+    ++started;
+    const double wait = o.start - jobs[i].submit_time;
+    const double run = o.finish - o.start;
+    const double turnaround = o.finish - jobs[i].submit_time;
+    first_submit = std::min(first_submit, jobs[i].submit_time);
+    last_finish = std::max(last_finish, o.finish);
+    wait_sum += wait;
+    s.max_waiting_time = std::max(s.max_waiting_time, wait);
+    turnaround_sum += turnaround;
+    slowdown_sum += std::max(1.0, turnaround / std::max(run, kSlowdownTau));
+    const double gpu_seconds = run * static_cast<double>(o.gpus.size());
+    busy += gpu_seconds;
+    if (o.domains > 1) ++s.cross_domain_jobs;
+    if (!std::isnan(o.bw_efficiency)) {
+      bw_weighted += o.bw_efficiency * gpu_seconds;
+      bw_weight += gpu_seconds;
+    }
+  }
+  if (started > 0) {
+    s.makespan = last_finish - first_submit;
+    s.mean_waiting_time = wait_sum / started;
+    s.mean_turnaround_time = turnaround_sum / started;
+    s.mean_slowdown = slowdown_sum / started;
+  }
+  if (s.makespan > 0) s.gpu_utilization = busy / (platform_gpus * s.makespan);
+  s.bw_utilization = bw_weight > 0 ? bw_weighted / bw_weight : std::numeric_limits<double>::quiet_NaN();
+  return s;
+}
+
+}  // namespace nvlsim

@@ -1,0 +1,33 @@
+#pragma once
+// Per-policy summary figures over the job outcomes (summary.csv; see docs/output.md).
+
+#include <span>
+#include <string>
+
+#include "analysis/job_outcome.hpp"
+#include "workloads/job.hpp"
+
+namespace nvlsim {
+
+struct Summary {
+  std::string policy;
+  long nb_jobs = 0;
+  long nb_jobs_success = 0;
+  long nb_jobs_killed = 0;
+  long nb_jobs_rejected = 0;
+  double makespan = 0;              // s: last finish - first submit of the jobs that ran
+  double mean_waiting_time = 0;     // s, over jobs that started
+  double max_waiting_time = 0;      // s
+  double mean_turnaround_time = 0;  // s
+  double mean_slowdown = 0;         // bounded slowdown, tau = 10 s
+  double gpu_utilization = 0;       // busy GPU-s / (GPUs x makespan)
+  long cross_domain_jobs = 0;       // started jobs spanning more than one NVLink domain
+  double bw_utilization = 0;        // GPU-time-weighted mean bw_efficiency; NaN when no job communicated
+};
+
+inline constexpr double kSlowdownTau = 10.0;
+
+Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
+                  int platform_gpus);
+
+}  // namespace nvlsim

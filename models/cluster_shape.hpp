@@ -1,0 +1,22 @@
+#pragma once
+// The counting shape of an NVL72-style cluster: NVLink domains of trays of GPUs.
+// GPU id = domain * gpus_per_domain + index inside the domain; tray id = GPU id / gpus_per_tray.
+
+namespace nvlsim {
+
+struct ClusterShape {
+  int domains = 0;
+  int trays_per_domain = 18;
+  int gpus_per_tray = 4;
+
+  int gpus_per_domain() const { return trays_per_domain * gpus_per_tray; }
+  int trays() const { return domains * trays_per_domain; }
+  int gpus() const { return domains * gpus_per_domain(); }
+  int tray_of_gpu(int gpu) const { return gpu / gpus_per_tray; }
+  int domain_of_gpu(int gpu) const { return gpu / gpus_per_domain(); }
+  int domain_of_tray(int tray) const { return tray / trays_per_domain; }
+  int first_gpu_of_tray(int tray) const { return tray * gpus_per_tray; }
+  int first_tray_of_domain(int domain) const { return domain * trays_per_domain; }
+};
+
+}  // namespace nvlsim

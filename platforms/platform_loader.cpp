@@ -1,0 +1,94 @@
+#include "platforms/platform_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <string>
+
+#include "models/input_error.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+class PropertyReader {
+ public:
+  PropertyReader(const simgrid::s4u::NetZone& zone, std::string file) : zone_(zone), file_(std::move(file)) {}
+
+  double number(const char* key, double min_value) const {
+    const std::string text = raw(key);
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      fail(key, fmt::format("expected a number, got \"{}\"", text));
+    if (!(value >= min_value)) fail(key, fmt::format("must be >= {}, got {}", min_value, text));
+    return value;
+  }
+
+  int integer(const char* key, int min_value) const {
+    const std::string text = raw(key);
+    int value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      fail(key, fmt::format("expected an integer, got \"{}\"", text));
+    if (value < min_value) fail(key, fmt::format("must be >= {}, got {}", min_value, value));
+    return value;
+  }
+
+ private:
+  std::string raw(const char* key) const {
+    const std::string id = std::string("nvlsim.") + key;
+    const char* value = zone_.get_property(id);
+    if (value == nullptr) fail(key, "missing (is this an nvlsim platform? `nvlsim platform` writes one)");
+    return value;
+  }
+
+  [[noreturn]] void fail(const char* key, const std::string& what) const {
+    throw InputError(fmt::format("{}: property nvlsim.{}: {}", file_, key, what));
+  }
+
+  const simgrid::s4u::NetZone& zone_;
+  std::string file_;
+};
+
+std::vector<simgrid::s4u::Host*> hosts(const simgrid::s4u::Engine& engine, const std::string& file,
+                                       const char* prefix, int count) {
+  std::vector<simgrid::s4u::Host*> out(count);
+  for (int i = 0; i < count; ++i) {
+    out[i] = engine.host_by_name_or_null(fmt::format("{}{}", prefix, i));
+    if (out[i] == nullptr)
+      throw InputError(fmt::format("{}: host {}{} is missing, but the properties describe {} GPUs", file,
+                                   prefix, i, count));
+  }
+  return out;
+}
+
+}  // namespace
+
+LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path) {
+  const std::string file = path.string();
+  try {
+    engine.load_platform(file);
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
+  const PropertyReader props(*engine.get_netzone_root(), file);
+  LoadedPlatform p;
+  if (props.integer("format_version", 1) != 1) throw InputError(file + ": unsupported nvlsim.format_version");
+  p.spec.shape.domains = props.integer("domains", 1);
+  p.spec.shape.trays_per_domain = props.integer("trays_per_domain", 1);
+  p.spec.shape.gpus_per_tray = props.integer("gpus_per_tray", 1);
+  auto& f = p.spec.fabric;
+  f.nvlink_links_per_gpu = props.integer("nvlink_links_per_gpu", 1);
+  f.nvlink_link_bw = props.number("nvlink_link_bw", 1);
+  f.nvlink_latency = props.number("nvlink_latency", 0);
+  f.nic_bw = props.number("nic_bw", 1);
+  f.ib_latency = props.number("ib_latency", 0);
+  f.ib_oversubscription = props.number("ib_oversubscription", 1);
+  const int gpus = p.spec.shape.gpus();
+  p.gpu_hosts = hosts(engine, file, "gpu-", gpus);
+  p.nic_hosts = hosts(engine, file, "nic-", gpus);
+  return p;
+}
+
+}  // namespace nvlsim

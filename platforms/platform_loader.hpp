@@ -1,0 +1,24 @@
+#pragma once
+// Loads a platform file with SimGrid's own loader and reads nvlsim's properties from it.
+
+#include <filesystem>
+#include <vector>
+
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include "platforms/platform_spec.hpp"
+
+namespace nvlsim {
+
+struct LoadedPlatform {
+  PlatformSpec spec;
+  std::vector<simgrid::s4u::Host*> gpu_hosts;  // index = GPU id
+  std::vector<simgrid::s4u::Host*> nic_hosts;  // index = GPU id
+};
+
+// Throws InputError "FILE: ..." when SimGrid rejects the file, a property is missing or malformed,
+// or a host the properties imply is absent.
+LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path);
+
+}  // namespace nvlsim

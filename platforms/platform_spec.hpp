@@ -1,0 +1,18 @@
+#pragma once
+// Everything nvlsim needs to know about a platform beyond SimGrid's hosts and links. A platform
+// file carries it as properties of its root zone, so one file describes the whole machine.
+
+#include "models/cluster_shape.hpp"
+#include "models/fabric_params.hpp"
+
+namespace nvlsim {
+
+struct PlatformSpec {
+  ClusterShape shape;
+  FabricParams fabric;
+};
+
+// GB200 NVL72 racks: 18 trays of 4 GPUs per NVLink domain (DOMAIN.md §1).
+PlatformSpec nvl72_platform(int racks);
+
+}  // namespace nvlsim

@@ -1,0 +1,67 @@
+#include "platforms/platform_writer.hpp"
+
+#include <fmt/format.h>
+
+namespace nvlsim {
+
+PlatformSpec nvl72_platform(int racks) {
+  PlatformSpec spec;
+  spec.shape = ClusterShape{racks, 18, 4};
+  return spec;
+}
+
+namespace {
+
+// Full precision, so a file read back gives the same doubles.
+std::string num(double v) {
+  return fmt::format("{}", v);
+}
+
+void prop(std::string& out, const char* indent, const char* key, const std::string& value) {
+  out += fmt::format("{}<prop id=\"nvlsim.{}\" value=\"{}\"/>\n", indent, key, value);
+}
+
+}  // namespace
+
+std::string platform_xml(const PlatformSpec& spec) {
+  const auto& s = spec.shape;
+  const auto& f = spec.fabric;
+  std::string out;
+  out += "<?xml version='1.0'?>\n";
+  out += "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n";
+  out += "<platform version=\"4.1\">\n";
+  out += fmt::format("  <!-- nvlsim platform: {} NVLink domains of {} trays x {} GPUs ({} GPUs).\n",
+                     s.domains, s.trays_per_domain, s.gpus_per_tray, s.gpus());
+  out += "       Written by `nvlsim platform`; the nvlsim.* properties are read by nvlsim. -->\n";
+  // No routes between the zones below: NVLink transfers stay inside a domain, InfiniBand transfers
+  // stay inside the fabric zone, so the root's route table is never consulted.
+  out += "  <zone id=\"nvlsim\" routing=\"Full\">\n";
+  const char* in = "    ";
+  prop(out, in, "format_version", "1");
+  prop(out, in, "domains", std::to_string(s.domains));
+  prop(out, in, "trays_per_domain", std::to_string(s.trays_per_domain));
+  prop(out, in, "gpus_per_tray", std::to_string(s.gpus_per_tray));
+  prop(out, in, "nvlink_links_per_gpu", std::to_string(f.nvlink_links_per_gpu));
+  prop(out, in, "nvlink_link_bw", num(f.nvlink_link_bw));
+  prop(out, in, "nvlink_latency", num(f.nvlink_latency));
+  prop(out, in, "nic_bw", num(f.nic_bw));
+  prop(out, in, "ib_latency", num(f.ib_latency));
+  prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
+  const int per_domain = s.gpus_per_domain();
+  for (int d = 0; d < s.domains; ++d) {
+    out += fmt::format(
+        "    <cluster id=\"nvl-{}\" prefix=\"gpu-\" suffix=\"\" radical=\"{}-{}\" speed=\"1f\" bw=\"{}Bps\" "
+        "lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+        d, d * per_domain, (d + 1) * per_domain - 1, num(f.nvlink_gpu_bw()), num(f.nvlink_latency));
+  }
+  const double bisection = s.gpus() * f.nic_bw / f.ib_oversubscription;
+  out += fmt::format(
+      "    <cluster id=\"ib\" prefix=\"nic-\" suffix=\"\" radical=\"0-{}\" speed=\"1f\" bw=\"{}Bps\" "
+      "lat=\"{}s\" "
+      "bb_bw=\"{}Bps\" bb_lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+      s.gpus() - 1, num(f.nic_bw), num(f.ib_latency), num(bisection), num(f.ib_latency));
+  out += "  </zone>\n</platform>\n";
+  return out;
+}
+
+}  // namespace nvlsim

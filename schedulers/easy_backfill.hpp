@@ -1,0 +1,44 @@
+#pragma once
+// Queue order and EASY backfilling, over any placement policy.
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "schedulers/allocation.hpp"
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/placement_policy.hpp"
+
+namespace nvlsim {
+
+struct QueuedJob {
+  std::size_t job = 0;  // caller's index
+  int gpus = 0;
+  double time_limit = 0;  // s
+};
+
+struct RunningJob {
+  std::size_t job = 0;
+  double expected_end = 0;  // start + time limit
+  Allocation allocation;
+};
+
+struct StartDecision {
+  std::size_t job = 0;
+  Allocation allocation;
+};
+
+struct BackfillConfig {
+  std::size_t max_job_test = 500;  // Slurm's bf_max_job_test: queued jobs examined past the head
+};
+
+// One scheduling pass at time `now` over the queue (in priority order). Jobs start in order while they
+// fit. The first that does not fit gets a reservation: the earliest time and the resources at which it
+// fits once running jobs end at their expected ends. A later job may start now only if it fits and
+// either ends (by its time limit) before that time or uses nothing of the reserved resources.
+std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
+                                         std::span<const QueuedJob> queue,
+                                         std::span<const RunningJob> running, const PlacementPolicy& policy,
+                                         const BackfillConfig& config = {});
+
+}  // namespace nvlsim

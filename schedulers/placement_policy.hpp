@@ -1,0 +1,26 @@
+#pragma once
+// The placement interface: given the cluster's state and a request, pick resources or say "not now".
+// One policy per file; register it in policy_registry.cpp.
+
+#include <optional>
+#include <string>
+
+#include "schedulers/allocation.hpp"
+#include "schedulers/cluster_state.hpp"
+
+namespace nvlsim {
+
+struct JobRequest {
+  int gpus = 0;
+};
+
+class PlacementPolicy {
+ public:
+  virtual ~PlacementPolicy() = default;
+  // The full spec this policy was made from ("sub-block:segment=8"); used as its name in every output.
+  virtual const std::string& name() const = 0;
+  // Resources for the request on the current state, or nullopt when it cannot start now.
+  virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
+};
+
+}  // namespace nvlsim

@@ -1,0 +1,37 @@
+#pragma once
+// A policy spec taken apart ("sub-block:segment=8" -> name "sub-block", parameter segment=8), and the
+// machine context every policy factory receives along with it.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/cluster_shape.hpp"
+
+namespace nvlsim {
+
+// What a policy may need to know about the machine besides the free/busy state.
+struct PolicyContext {
+  ClusterShape shape;
+};
+
+struct PolicyParam {
+  std::string key;
+  std::string value;
+};
+
+struct PolicySpec {
+  std::string text;  // as given; it becomes the policy's name
+  std::string name;
+  std::vector<PolicyParam> params;  // in the order given
+};
+
+// Splits "NAME" or "NAME:key=value:key=value". Throws InputError naming the spec when the name is empty,
+// a parameter is not key=value, or a key repeats.
+PolicySpec parse_policy_spec(std::string_view text);
+
+// Throws InputError naming the spec and the key when a parameter's key is not in `known`.
+void check_param_keys(const PolicySpec& spec, std::span<const std::string_view> known);
+
+}  // namespace nvlsim

@@ -1,0 +1,149 @@
+#include "sim/cli_options.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <charconv>
+
+#include "models/input_error.hpp"
+#include "schedulers/policy_registry.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+[[noreturn]] void fail(std::string_view flag, std::string_view what) {
+  throw InputError(fmt::format("nvlsim: {}: {}", flag, what));
+}
+
+class Args {
+ public:
+  explicit Args(std::span<const std::string> args) : args_(args) {}
+  bool done() const { return i_ >= args_.size(); }
+  const std::string& next() { return args_[i_++]; }
+  const std::string& value(std::string_view flag) {
+    if (done()) fail(flag, "needs a value");
+    return next();
+  }
+  template <class T>
+  T number(std::string_view flag, T min_value, T max_value) {
+    const std::string& text = value(flag);
+    T v{};
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      fail(flag, fmt::format("not a number: \"{}\"", text));
+    if (v < min_value || v > max_value)
+      fail(flag, fmt::format("must be between {} and {}, got {}", min_value, max_value, text));
+    return v;
+  }
+
+ private:
+  std::span<const std::string> args_;
+  std::size_t i_ = 0;
+};
+
+std::vector<std::string> split_policies(const std::string& text) {
+  if (text == "all") return policy_names();
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma == start) fail("--policy", fmt::format("empty policy name in \"{}\"", text));
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+PlatformOptions parse_platform(Args& a) {
+  PlatformOptions p;
+  while (!a.done()) {
+    const std::string& flag = a.next();
+    if (flag == "--racks")
+      p.racks = a.number<int>(flag, 1, 4096);
+    else if (flag == "-o" || flag == "--output")
+      p.output = a.value(flag);
+    else
+      fail(flag, "unknown option of `nvlsim platform` (see nvlsim --help)");
+  }
+  if (p.output.empty()) fail("platform", "-o FILE is required");
+  return p;
+}
+
+}  // namespace
+
+CliOptions parse_cli(std::span<const std::string> args) {
+  CliOptions o;
+  Args a(args);
+  if (!a.done() && args[0] == "platform") {
+    a.next();
+    o.command = Command::platform;
+    o.platform = parse_platform(a);
+    return o;
+  }
+  RunOptions& r = o.run;
+  while (!a.done()) {
+    const std::string& flag = a.next();
+    if (flag == "--help" || flag == "-h") {
+      o.command = Command::help;
+      return o;
+    }
+    if (flag == "--version") {
+      o.command = Command::version;
+      return o;
+    }
+    if (flag == "--platform")
+      r.platform = a.value(flag);
+    else if (flag == "--trace")
+      r.trace = a.value(flag);
+    else if (flag == "--policy")
+      r.policies = split_policies(a.value(flag));
+    else if (flag == "--out")
+      r.out_dir = a.value(flag);
+    else if (flag == "--seed")
+      r.seed = a.number<std::uint64_t>(flag, 0, UINT64_MAX);
+    else if (flag == "--quiet" || flag == "-q")
+      r.quiet = true;
+    else if (flag == "--skip-bad-lines")
+      r.skip_bad_lines = true;
+    else if (flag == "--parallel")
+      r.parallel = a.number<int>(flag, 1, 256);
+    else if (flag == "--comm-fraction")
+      r.sim.comm_fraction = a.number<double>(flag, 0.0, 1.0);
+    else if (flag == "--comm-rounds")
+      r.sim.comm_rounds = a.number<int>(flag, 1, 1000);
+    else if (flag == "--no-walltime-kill")
+      r.sim.walltime_kill = false;
+    else
+      fail(flag, "unknown option (see nvlsim --help)");
+  }
+  return o;
+}
+
+std::string usage() {
+  return fmt::format(R"(nvlsim {} - GB200 NVL72 cluster scheduling simulator (SimGrid)
+
+Usage:
+  nvlsim [options]                      replay a trace under one or more policies
+  nvlsim platform --racks N -o FILE     write an NVL72 platform file with N racks
+
+Options:
+  --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)
+  --trace FILE         SWF trace, plain or .gz (default: built-in seeded mix of AI jobs)
+  --policy LIST        comma-separated policies, or "all" (default: per-gpu); known: {}
+  --out DIR            output directory for jobs.csv, summary.csv, run.json (default: nvlsim-out)
+  --seed N             seed of every random process (default: 1)
+  --comm-fraction F    share of a job's trace run time spent communicating when placed in as few
+                       NVLink domains as possible (default: 0.3)
+  --comm-rounds N      compute/communicate rounds per job (default: 1)
+  --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
+  --skip-bad-lines     skip malformed trace lines, counting and reporting each (default: stop)
+  --parallel N         policies replayed at once, one process each (default: 2)
+  --quiet, -q          no progress on stderr
+  --help, -h           this text
+  --version            print the version
+)",
+                     NVLSIM_VERSION, fmt::join(policy_names(), ", "));
+}
+
+}  // namespace nvlsim

@@ -1,0 +1,44 @@
+#pragma once
+// Command-line options of the nvlsim tool.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/simulation_config.hpp"
+
+namespace nvlsim {
+
+struct RunOptions {
+  std::optional<std::string> platform;  // default: built-in nvl72x8
+  std::optional<std::string> trace;     // default: built-in mix
+  std::vector<std::string> policies = {"per-gpu"};
+  std::string out_dir = "nvlsim-out";
+  std::uint64_t seed = 1;
+  bool quiet = false;
+  bool skip_bad_lines = false;
+  int parallel = 2;
+  SimulationConfig sim;
+};
+
+struct PlatformOptions {
+  int racks = 8;
+  std::string output;
+};
+
+enum class Command { run, platform, help, version };
+
+struct CliOptions {
+  Command command = Command::run;
+  RunOptions run;
+  PlatformOptions platform;
+};
+
+// Throws InputError "nvlsim: --flag: what is wrong" for unknown flags and bad values.
+CliOptions parse_cli(std::span<const std::string> args);
+
+std::string usage();
+
+}  // namespace nvlsim

@@ -1,0 +1,50 @@
+// nvlsim: the command-line tool.
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "models/input_error.hpp"
+#include "platforms/platform_writer.hpp"
+#include "sim/cli_options.hpp"
+#include "sim/run_command.hpp"
+
+namespace {
+
+int write_platform(const nvlsim::PlatformOptions& options) {
+  std::ofstream out(options.output);
+  if (!out) throw nvlsim::InputError(fmt::format("{}: cannot write", options.output));
+  out << nvlsim::platform_xml(nvlsim::nvl72_platform(options.racks));
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    const auto cli = nvlsim::parse_cli(args);
+    switch (cli.command) {
+      case nvlsim::Command::help:
+        std::fputs(nvlsim::usage().c_str(), stdout);
+        return 0;
+      case nvlsim::Command::version:
+        std::puts(NVLSIM_VERSION);
+        return 0;
+      case nvlsim::Command::platform:
+        return write_platform(cli.platform);
+      case nvlsim::Command::run:
+        return nvlsim::run_command(cli.run, std::vector<std::string>(argv, argv + argc));
+    }
+  } catch (const nvlsim::InputError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nvlsim: %s\n", e.what());
+    return 1;
+  }
+  return 1;
+}

@@ -1,0 +1,26 @@
+#pragma once
+// One policy's replay of the trace, start to end, in this process.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/job_outcome.hpp"
+#include "platforms/platform_loader.hpp"
+#include "sim/job_driver.hpp"
+#include "sim/simulation_config.hpp"
+#include "workloads/job.hpp"
+
+namespace nvlsim {
+
+struct PolicyResult {
+  std::string policy;
+  std::vector<JobOutcome> outcomes;  // index = job index
+  double wall_seconds = 0;
+};
+
+// Rejects what cannot run, replays the rest on the engine (which can run only once per process).
+PolicyResult run_policy(const std::string& spec, const LoadedPlatform& platform, std::span<const Job> jobs,
+                        const SimulationConfig& config, const ProgressFn& progress);
+
+}  // namespace nvlsim

@@ -1,0 +1,96 @@
+#include "sim/result_codec.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+namespace nvlsim {
+
+namespace {
+
+class Writer {
+ public:
+  template <class T>
+  void put(T value) requires std::is_arithmetic_v<T> {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  void put(std::string_view s) {
+    put<std::uint64_t>(s.size());
+    out_.append(s);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <class T>
+  T get() requires std::is_arithmetic_v<T> {
+    T value;
+    std::memcpy(&value, take(sizeof value).data(), sizeof value);
+    return value;
+  }
+  std::string get_string() { return std::string(take(get<std::uint64_t>())); }
+  bool done() const { return in_.empty(); }
+
+ private:
+  std::string_view take(std::size_t n) {
+    if (n > in_.size()) throw std::runtime_error("nvlsim: truncated result from a policy process");
+    auto part = in_.substr(0, n);
+    in_.remove_prefix(n);
+    return part;
+  }
+  std::string_view in_;
+};
+
+}  // namespace
+
+std::string encode(const PolicyResult& result) {
+  Writer w;
+  w.put(result.policy);
+  w.put(result.wall_seconds);
+  w.put<std::uint64_t>(result.outcomes.size());
+  for (const auto& o : result.outcomes) {
+    w.put(static_cast<std::uint8_t>(o.state));
+    w.put(o.start);
+    w.put(o.finish);
+    w.put<std::uint64_t>(o.gpus.size());
+    for (int g : o.gpus) w.put<std::int32_t>(g);
+    w.put<std::int32_t>(o.domains);
+    w.put<std::int32_t>(o.restarts);
+    w.put(o.comm_bytes);
+    w.put(o.cross_domain_bytes);
+    w.put(o.bw_efficiency);
+    w.put(o.reason);
+  }
+  return w.take();
+}
+
+PolicyResult decode(std::string_view bytes) {
+  Reader r(bytes);
+  PolicyResult result;
+  result.policy = r.get_string();
+  result.wall_seconds = r.get<double>();
+  result.outcomes.resize(r.get<std::uint64_t>());
+  for (auto& o : result.outcomes) {
+    o.state = static_cast<FinalState>(r.get<std::uint8_t>());
+    o.start = r.get<double>();
+    o.finish = r.get<double>();
+    o.gpus.resize(r.get<std::uint64_t>());
+    for (int& g : o.gpus) g = r.get<std::int32_t>();
+    o.domains = r.get<std::int32_t>();
+    o.restarts = r.get<std::int32_t>();
+    o.comm_bytes = r.get<double>();
+    o.cross_domain_bytes = r.get<double>();
+    o.bw_efficiency = r.get<double>();
+    o.reason = r.get_string();
+  }
+  if (!r.done()) throw std::runtime_error("nvlsim: trailing bytes in a policy process's result");
+  return result;
+}
+
+}  // namespace nvlsim

@@ -1,0 +1,145 @@
+#include "sim/run_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/csv_output.hpp"
+#include "analysis/run_manifest.hpp"
+#include "analysis/summary.hpp"
+#include "models/input_error.hpp"
+#include "platforms/platform_writer.hpp"
+#include "schedulers/policy_registry.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/policy_processes.hpp"
+#include "workloads/builtin_mix.hpp"
+#include "workloads/trace_jobs.hpp"
+
+namespace nvlsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kDefaultRacks = 8;
+constexpr std::size_t kSkippedShown = 5;
+
+// SimGrid loads platforms from files only, so the built-in one goes through a temporary file.
+LoadedPlatform load_builtin_platform(simgrid::s4u::Engine& engine) {
+  const fs::path path =
+      fs::temp_directory_path() / fmt::format("nvlsim-nvl72x{}-{}.xml", kDefaultRacks, ::getpid());
+  std::ofstream(path) << platform_xml(nvl72_platform(kDefaultRacks));
+  try {
+    auto loaded = load_platform(engine, path);
+    fs::remove(path);
+    return loaded;
+  } catch (...) {
+    fs::remove(path);
+    throw;
+  }
+}
+
+std::ofstream open_output(const fs::path& path) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
+  return out;
+}
+
+void print_table(const std::vector<Summary>& summaries) {
+  std::string out = fmt::format("{:<28} {:>7} {:>7} {:>6} {:>8} {:>12} {:>12} {:>8} {:>7} {:>8}\n", "policy",
+                                "jobs", "success", "killed", "rejected", "makespan_s", "mean_wait_s",
+                                "gpu_util", "x_dom", "bw_util");
+  for (const auto& s : summaries) {
+    out +=
+        fmt::format("{:<28} {:>7} {:>7} {:>6} {:>8} {:>12.0f} {:>12.1f} {:>8.3f} {:>7} {:>8.3f}\n", s.policy,
+                    s.nb_jobs, s.nb_jobs_success, s.nb_jobs_killed, s.nb_jobs_rejected, s.makespan,
+                    s.mean_waiting_time, s.gpu_utilization, s.cross_domain_jobs, s.bw_utilization);
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
+  RunManifest manifest;
+  manifest.version = NVLSIM_VERSION;
+  manifest.command_line = command_line;
+  manifest.seed = options.seed;
+  manifest.comm_fraction = options.sim.comm_fraction;
+  manifest.comm_rounds = options.sim.comm_rounds;
+  manifest.walltime_kill = options.sim.walltime_kill;
+
+  auto engine = make_engine();
+  const LoadedPlatform platform =
+      options.platform ? load_platform(*engine, *options.platform) : load_builtin_platform(*engine);
+  const auto& shape = platform.spec.shape;
+  manifest.platform = {options.platform.value_or(fmt::format("built-in nvl72x{}", kDefaultRacks)),
+                       shape.domains,
+                       shape.trays(),
+                       shape.gpus(),
+                       shape.gpus_per_tray,
+                       platform.spec.fabric.nvlink_gpu_bw(),
+                       platform.spec.fabric.nic_bw,
+                       platform.spec.fabric.ib_oversubscription};
+
+  std::vector<Job> jobs;
+  if (options.trace) {
+    const SwfTrace trace = read_swf(*options.trace, SwfReadOptions{options.skip_bad_lines});
+    jobs = jobs_from_swf(trace);
+    manifest.trace = {*options.trace, trace.lines_read, jobs.size(), trace.skipped.size(), {}};
+    for (std::size_t i = 0; i < trace.skipped.size() && i < kSkippedShown; ++i)
+      manifest.trace.first_skipped.push_back(trace.skipped[i].message);
+    if (!trace.skipped.empty()) {
+      std::string msg = fmt::format("nvlsim: skipped {} bad trace line(s):\n", trace.skipped.size());
+      for (const auto& m : manifest.trace.first_skipped) msg += "  " + m + "\n";
+      if (trace.skipped.size() > kSkippedShown)
+        msg += fmt::format("  ... and {} more\n", trace.skipped.size() - kSkippedShown);
+      std::fputs(msg.c_str(), stderr);
+    }
+  } else {
+    jobs = builtin_mix(MixOptions{400, shape.gpus(), 0.9, options.seed});
+    manifest.trace = {fmt::format("built-in mix (seed {})", options.seed), 0, jobs.size(), 0, {}};
+  }
+
+  // Check every policy spec before forking, so a typo fails fast with its own message.
+  for (const auto& spec : options.policies) make_policy(spec, PolicyContext{shape});
+
+  const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
+  const auto results =
+      run_policies(options.policies, platform, jobs, options.sim, ProcessOptions{options.parallel, progress});
+
+  std::vector<Summary> summaries;
+  std::vector<PolicyOutcomes> runs;
+  for (const auto& r : results) {
+    summaries.push_back(summarize(r.policy, jobs, r.outcomes, shape.gpus()));
+    runs.push_back({r.policy, r.outcomes});
+    manifest.policies.push_back({r.policy, r.wall_seconds});
+  }
+
+  const fs::path out_dir = options.out_dir;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot create directory: {}", out_dir.string(), ec.message()));
+  {
+    auto out = open_output(out_dir / "jobs.csv");
+    write_jobs_csv(out, jobs, runs);
+  }
+  {
+    auto out = open_output(out_dir / "summary.csv");
+    write_summary_csv(out, summaries);
+  }
+  {
+    auto out = open_output(out_dir / "run.json");
+    write_run_json(out, manifest);
+  }
+  print_table(summaries);
+  if (!options.quiet)
+    std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,summary.csv,run.json}\n", out_dir.c_str());
+  return 0;
+}
+
+}  // namespace nvlsim

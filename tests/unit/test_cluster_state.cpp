@@ -1,0 +1,128 @@
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "schedulers/cluster_state.hpp"
+
+using nvlsim::Allocation;
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+
+namespace {
+
+// Two NVL72 racks: trays 0..17 (GPUs 0..71) in domain 0, trays 18..35 (GPUs 72..143) in domain 1.
+constexpr ClusterShape kTwoRacks{2, 18, 4};
+
+void require_counters(const ClusterState& state, int tray0, int tray1, int domain0, int domain1, int total) {
+  CHECK(state.free_gpus_in_tray(0) == tray0);
+  CHECK(state.free_gpus_in_tray(1) == tray1);
+  CHECK(state.free_gpus_in_domain(0) == domain0);
+  CHECK(state.free_gpus_in_domain(1) == domain1);
+  CHECK(state.free_gpus() == total);
+}
+
+}  // namespace
+
+TEST_CASE("a new cluster state has every GPU free", "[cluster_state]") {
+  const ClusterState state(kTwoRacks);
+  CHECK(state.free_gpus() == 144);
+  CHECK(state.free_gpus_in_domain(0) == 72);
+  CHECK(state.free_gpus_in_domain(1) == 72);
+  for (int tray = 0; tray < 36; ++tray) {
+    CHECK(state.free_gpus_in_tray(tray) == 4);
+    CHECK(state.tray_idle(tray));
+    CHECK_FALSE(state.tray_held(tray));
+  }
+  for (int gpu = 0; gpu < 144; ++gpu) CHECK(state.gpu_free(gpu));
+}
+
+TEST_CASE("apply and release move the tray, domain and total counters", "[cluster_state]") {
+  ClusterState state(kTwoRacks);
+  // GPUs 1, 2 are in tray 0 (GPUs 0..3), 5 in tray 1, 72 is the first GPU of domain 1 (tray 18).
+  const Allocation job{{1, 2, 5, 72}, {}};
+  state.apply(job);
+  require_counters(state, 2, 3, 72 - 3, 72 - 1, 144 - 4);
+  CHECK(state.free_gpus_in_tray(18) == 3);
+  CHECK_FALSE(state.gpu_free(1));
+  CHECK(state.gpu_free(0));
+  CHECK_FALSE(state.tray_idle(0));
+  CHECK(state.tray_idle(2));
+
+  state.release(job);
+  require_counters(state, 4, 4, 72, 72, 144);
+  CHECK(state.tray_idle(0));
+}
+
+TEST_CASE("a held tray has no free GPU until every holder releases it", "[cluster_state]") {
+  ClusterState state(kTwoRacks);
+  // Runs on GPU 0 and closes trays 0 and 1: tray 1's four unallocated GPUs stop being free too.
+  const Allocation exclusive{{0}, {0, 1}};
+  state.apply(exclusive);
+  require_counters(state, 0, 0, 72 - 8, 72, 144 - 8);
+  CHECK(state.tray_held(1));
+  CHECK_FALSE(state.gpu_free(4));
+  CHECK_FALSE(state.tray_idle(1));
+
+  // A second holder of tray 1 keeps it closed after the first is released.
+  const Allocation second_holder{{}, {1}};
+  state.apply(second_holder);
+  state.release(exclusive);
+  require_counters(state, 4, 0, 72 - 4, 72, 144 - 4);
+  CHECK(state.tray_held(1));
+  state.release(second_holder);
+  require_counters(state, 4, 4, 72, 72, 144);
+  CHECK_FALSE(state.tray_held(1));
+}
+
+TEST_CASE("a down GPU is never free, even after its job is released", "[cluster_state]") {
+  ClusterState state(kTwoRacks);
+  state.set_down(73, true);  // tray 18, domain 1
+  CHECK(state.gpu_down(73));
+  CHECK_FALSE(state.gpu_free(73));
+  CHECK(state.free_gpus_in_tray(18) == 3);
+  CHECK(state.free_gpus_in_domain(1) == 71);
+  CHECK_FALSE(state.tray_idle(18));
+  CHECK_THROWS_AS(state.apply(Allocation{{73}, {}}), std::logic_error);
+  state.set_down(73, false);
+  CHECK(state.free_gpus_in_tray(18) == 4);
+  CHECK(state.free_gpus() == 144);
+
+  // A busy GPU going down changes no counter (it was not free); its release then leaves it unfree.
+  const Allocation job{{8}, {}};  // tray 2
+  state.apply(job);
+  state.set_down(8, true);
+  CHECK(state.free_gpus_in_tray(2) == 3);
+  state.release(job);
+  CHECK(state.free_gpus_in_tray(2) == 3);
+  CHECK(state.free_gpus() == 143);
+}
+
+TEST_CASE("apply rejects a GPU that is not free and leaves the state untouched", "[cluster_state]") {
+  ClusterState state(kTwoRacks);
+  state.apply(Allocation{{3}, {}});
+  const Allocation* bad = nullptr;
+  // GPU 3 is busy; GPU 6 listed twice would be taken twice. Either way GPUs checked before the bad one
+  // must not stay marked.
+  const Allocation busy{{1, 2, 3}, {}};
+  const Allocation twice{{6, 6}, {}};
+  SECTION("busy") {
+    bad = &busy;
+  }
+  SECTION("listed twice") {
+    bad = &twice;
+  }
+  CHECK_THROWS_AS(state.apply(*bad), std::logic_error);
+  require_counters(state, 3, 4, 71, 72, 143);
+  for (int gpu : {1, 2, 6}) CHECK(state.gpu_free(gpu));
+
+  CHECK_THROWS_AS(state.apply(Allocation{{}, {36}}), std::logic_error);  // trays are 0..35
+  state.apply(Allocation{{}, {1}});  // holding tray 1 closes its GPUs 4..7
+  CHECK_THROWS_AS(state.apply(Allocation{{4}, {}}), std::logic_error);
+}
+
+TEST_CASE("release rejects what was not applied", "[cluster_state]") {
+  ClusterState state(kTwoRacks);
+  CHECK_THROWS_AS(state.release(Allocation{{0}, {}}), std::logic_error);
+  CHECK_THROWS_AS(state.release(Allocation{{}, {0}}), std::logic_error);
+  CHECK(state.free_gpus() == 144);
+}

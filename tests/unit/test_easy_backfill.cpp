@@ -1,0 +1,170 @@
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "schedulers/easy_backfill.hpp"
+#include "schedulers/per_gpu_policy.hpp"
+
+using nvlsim::Allocation;
+using nvlsim::BackfillConfig;
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+using nvlsim::JobRequest;
+using nvlsim::PerGpuPolicy;
+using nvlsim::PlacementPolicy;
+using nvlsim::QueuedJob;
+using nvlsim::RunningJob;
+using nvlsim::StartDecision;
+
+namespace {
+
+// One small rack: trays 0..3, GPUs 0..15.
+constexpr ClusterShape kFourTrays{1, 4, 4};
+
+std::vector<int> ids(int first, int end) {
+  std::vector<int> result(end - first);
+  std::iota(result.begin(), result.end(), first);
+  return result;
+}
+
+// Starts a job on the state and returns it as running.
+RunningJob run(ClusterState& state, std::size_t job, double expected_end, std::vector<int> gpus) {
+  RunningJob running{job, expected_end, Allocation{std::move(gpus), {}}};
+  state.apply(running.allocation);
+  return running;
+}
+
+using Started = std::vector<std::pair<std::size_t, std::vector<int>>>;
+
+Started started(const std::vector<StartDecision>& decisions) {
+  Started result;
+  for (const StartDecision& decision : decisions) result.emplace_back(decision.job, decision.allocation.gpus);
+  return result;
+}
+
+// per-gpu, except that jobs of 2 GPUs or more close the trays they use: lets a test see held trays.
+class HoldingPolicy final : public PlacementPolicy {
+ public:
+  const std::string& name() const override { return name_; }
+  std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override {
+    auto allocation = PerGpuPolicy{}.place(state, request);
+    if (allocation && request.gpus >= 2) {
+      for (int gpu : allocation->gpus) {
+        const int tray = state.shape().tray_of_gpu(gpu);
+        if (allocation->held_trays.empty() || allocation->held_trays.back() != tray) {
+          allocation->held_trays.push_back(tray);
+        }
+      }
+    }
+    return allocation;
+  }
+
+ private:
+  std::string name_ = "holding";
+};
+
+const PerGpuPolicy kPerGpu;
+
+}  // namespace
+
+TEST_CASE("backfill starts a job that ends by the shadow time, even on reserved GPUs", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // Job 0 holds trays 1..3 until t=100; tray 0 (GPUs 0..3) is free.
+  const std::vector<RunningJob> running = {run(state, 0, 100, ids(4, 16))};
+  // Job 1 (8 GPUs) does not fit in 4 and becomes the head. When job 0 ends at 100 the machine is empty
+  // and per-gpu gives it trays 0..1: shadow time 100, reserved GPUs 0..7.
+  // Job 2 (4 GPUs) fits now on tray 0, inside the reservation, but ends by 100 (the limit is inclusive).
+  const double limit = GENERATE(50.0, 100.0);
+  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 4, limit}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, ids(0, 4)}});
+}
+
+TEST_CASE("backfill does not start a job that would delay the head", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  const std::vector<RunningJob> running = {run(state, 0, 100, ids(4, 16))};
+  // As above: head job 1 reserves GPUs 0..7 from t=100. Job 2 would sit on GPUs 0..3 until 150, so it
+  // stays queued; job 3 behind it ends at 60 and takes those GPUs instead.
+  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 4, 150}, {3, 4, 60}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(0, 4)}});
+}
+
+TEST_CASE("backfill starts a long job that uses nothing reserved", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // Job 1 on tray 2 until 200, job 0 on trays 0..1 until 100; tray 3 (GPUs 12..15) is free. Listed out of
+  // end order on purpose: the reservation must replay ends in time order.
+  const std::vector<RunningJob> running = {run(state, 1, 200, ids(8, 12)), run(state, 0, 100, ids(0, 8))};
+  // Head job 2 (8 GPUs): when job 0 ends at 100, trays 0..1 (8) and 3 (4) are free runs; the tightest that
+  // holds 8 is trays 0..1: reserved GPUs 0..7. (Replaying job 1 first would reserve 8..15 at 200.)
+  // Job 3 fits now on tray 3 and runs far past 100, but touches nothing reserved.
+  const std::vector<QueuedJob> queue = {{2, 8, 10}, {3, 4, 1000}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(12, 16)}});
+}
+
+TEST_CASE("jobs start in queue order while they fit", "[easy_backfill]") {
+  const ClusterState state(kFourTrays);
+  // Job 5 (4) takes tray 0 (all trays tie, lowest first); job 3 (8) takes trays 1..2 from the run 1..3;
+  // job 9 (4) takes tray 3. Job 1 then finds nothing free and becomes the head with nothing after it.
+  const std::vector<QueuedJob> queue = {{5, 4, 30}, {3, 8, 20}, {9, 4, 40}, {1, 1, 5}};
+  CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) ==
+        Started{{5, ids(0, 4)}, {3, ids(4, 12)}, {9, ids(12, 16)}});
+}
+
+TEST_CASE("the head's reservation counts jobs started in the same pass", "[easy_backfill]") {
+  const ClusterState state(kFourTrays);
+  // At t=10 job 5 (12 GPUs) starts on trays 0..2 until 10 + 100 = 110. Head job 3 wants all 16: shadow
+  // time 110, everything reserved. Job 9 on tray 3 would end at 111, too late; job 4 ends at 110, in time.
+  const std::vector<QueuedJob> queue = {{5, 12, 100}, {3, 16, 10}, {9, 4, 101}, {4, 4, 100}};
+  CHECK(started(easy_backfill(10, state, queue, {}, kPerGpu)) == Started{{5, ids(0, 12)}, {4, ids(12, 16)}});
+}
+
+TEST_CASE("running jobs ending together are replayed by job index", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // GPUs 0, 1 are free. Jobs 7 and 3 both end at 100; job 9 runs long.
+  const std::vector<RunningJob> running = {run(state, 7, 100, ids(8, 12)), run(state, 3, 100, {2, 3}),
+                                           run(state, 9, 500, {4, 5, 6, 7, 12, 13, 14, 15})};
+  // Head job 1 (4 GPUs). Job 3 is replayed first: tray 0 becomes idle and the head fits there, so GPUs
+  // 0..3 are reserved from 100. Job 2 (1 GPU until 1000) would take GPU 0 (tray 0, 2 free, is the best
+  // fit) and must wait. Replaying job 7 first would have reserved tray 2 instead and let job 2 start.
+  const std::vector<QueuedJob> queue = {{1, 4, 10}, {2, 1, 1000}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)).empty());
+}
+
+TEST_CASE("a reservation's held trays are reserved too", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // Only GPU 2 is free until job 0 ends at 100.
+  std::vector<int> busy = {0, 1, 3};
+  for (int gpu = 4; gpu < 16; ++gpu) busy.push_back(gpu);
+  const std::vector<RunningJob> running = {run(state, 0, 100, busy)};
+  // Head job 1 (2 GPUs) is reserved GPUs 0, 1 of tray 0 from 100. Job 2 (1 GPU until 1000) fits on GPU 2,
+  // which per-gpu does not reserve; under the holding policy the reservation also holds tray 0, so job 2
+  // would be in the head's way and must wait.
+  const std::vector<QueuedJob> queue = {{1, 2, 10}, {2, 1, 1000}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, {2}}});
+  CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{})).empty());
+}
+
+TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  const std::vector<RunningJob> running = {run(state, 0, 100, ids(4, 16))};
+  // Head job 1 reserves GPUs 0..7 from 100. Jobs 2 and 3 (8 GPUs) cannot start now; job 4 could (ends
+  // at 50), but it is the third job past the head.
+  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 8, 10}, {3, 8, 10}, {4, 4, 50}};
+  const auto with_limit = [&](std::size_t limit) {
+    return started(easy_backfill(0, state, queue, running, kPerGpu, BackfillConfig{limit}));
+  };
+  CHECK(with_limit(0).empty());
+  CHECK(with_limit(2).empty());
+  CHECK(with_limit(3) == Started{{4, ids(0, 4)}});
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{4, ids(0, 4)}});
+}
+
+TEST_CASE("nothing is backfilled past a head that can never fit", "[easy_backfill]") {
+  const ClusterState state(kFourTrays);
+  // Job 0 starts on tray 0; job 1 wants 20 of 16 GPUs, so it gets no reservation and job 2 waits.
+  const std::vector<QueuedJob> queue = {{0, 4, 10}, {1, 20, 10}, {2, 1, 1}};
+  CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}});
+}

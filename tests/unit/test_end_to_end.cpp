@@ -1,0 +1,242 @@
+// End-to-end runs of the nvlsim binary on the sample traces, checking the invariants every replay
+// must keep whatever the policy.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "nvlsim_process.hpp"
+#include "workloads/swf_reader.hpp"
+
+using namespace nvlsim::test;
+
+namespace {
+
+std::vector<int> parse_intervals(const std::string& text) {
+  std::vector<int> ids;
+  std::istringstream in(text);
+  std::string part;
+  while (in >> part) {
+    const auto dash = part.find('-');
+    const int a = std::stoi(part.substr(0, dash));
+    const int b = dash == std::string::npos ? a : std::stoi(part.substr(dash + 1));
+    for (int i = a; i <= b; ++i) ids.push_back(i);
+  }
+  return ids;
+}
+
+// Checks the invariants of jobs.csv for every policy in it; returns rows per policy.
+std::map<std::string, std::size_t> check_invariants(const CsvTable& jobs) {
+  std::map<std::string, std::size_t> rows_per_policy;
+  std::map<std::pair<std::string, int>, std::vector<std::pair<double, double>>> busy;  // (policy, gpu)
+  for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
+    const std::string& policy = jobs.at(r, "policy");
+    ++rows_per_policy[policy];
+    if (jobs.at(r, "final_state") == "REJECTED") {
+      CHECK(jobs.at(r, "starting_time").empty());
+      CHECK_FALSE(jobs.at(r, "reason").empty());
+      continue;
+    }
+    const double submit = jobs.num(r, "submission_time");
+    const double start = jobs.num(r, "starting_time");
+    const double finish = jobs.num(r, "finish_time");
+    CHECK(start >= submit);
+    CHECK(finish >= start);
+    const auto gpus = parse_intervals(jobs.at(r, "allocated_resources"));
+    CHECK(static_cast<double>(gpus.size()) == jobs.num(r, "requested_number_of_resources"));
+    for (int g : gpus) busy[{policy, g}].push_back({start, finish});
+    // A job inside one healthy NVLink domain runs exactly its trace run time.
+    if (jobs.at(r, "domains") == "1" && jobs.at(r, "final_state") == "COMPLETED_SUCCESSFULLY") {
+      const double t = jobs.num(r, "trace_run_time");
+      CHECK(std::abs(jobs.num(r, "execution_time") - t) <= 1e-6 * std::max(1.0, t));
+    }
+  }
+  for (auto& [key, intervals] : busy) {
+    std::sort(intervals.begin(), intervals.end());
+    for (std::size_t i = 1; i < intervals.size(); ++i) {
+      INFO("policy " << key.first << " GPU " << key.second);
+      CHECK(intervals[i].first >= intervals[i - 1].second);
+    }
+  }
+  return rows_per_policy;
+}
+
+std::size_t trace_jobs(const std::string& path) {
+  return nvlsim::read_swf(path).records.size();
+}
+
+}  // namespace
+
+TEST_CASE("sample traces replay under per-gpu with every invariant", "[e2e]") {
+  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x8.xml";
+  for (const char* name : {"NASA-iPSC-1993-3.1-cln.swf.gz", "theta_100.swf", "CQSim-test.swf"}) {
+    SECTION(name) {
+      const auto dir = scratch_dir(std::string("e2e-") + name);
+      const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + data_file(name) +
+                                    " --policy per-gpu --out " + (dir / "out").string(),
+                                dir);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      const auto jobs = read_csv((dir / "out/jobs.csv").string());
+      const auto rows = check_invariants(jobs);
+      REQUIRE(rows.size() == 1);
+      CHECK(rows.at("per-gpu") == trace_jobs(data_file(name)));
+      const auto summary = read_csv((dir / "out/summary.csv").string());
+      REQUIRE(summary.rows.size() == 1);
+      CHECK(summary.num(0, "nb_jobs") == static_cast<double>(trace_jobs(data_file(name))));
+      CHECK(summary.num(0, "nb_jobs_success") + summary.num(0, "nb_jobs_killed") +
+                summary.num(0, "nb_jobs_rejected") ==
+            summary.num(0, "nb_jobs"));
+    }
+  }
+}
+
+TEST_CASE("two runs with the same inputs and seed give byte-identical CSV", "[e2e]") {
+  const auto dir = scratch_dir("determinism");
+  for (const char* out : {"a", "b"}) {
+    const auto r = run_nvlsim("--quiet --seed 7 --out " + (dir / out).string(), dir);
+    REQUIRE(r.status == 0);
+  }
+  for (const char* file : {"jobs.csv", "summary.csv"}) {
+    const auto a = slurp((dir / "a" / file).string());
+    CHECK(!a.empty());
+    CHECK(a == slurp((dir / "b" / file).string()));
+  }
+}
+
+TEST_CASE("nvlsim with no arguments runs the built-in defaults and prints the policy table", "[e2e]") {
+  const auto dir = scratch_dir("defaults");
+  const std::string cmd = "cd " + dir.string() + " && " + NVLSIM_BINARY + " > table.txt 2>/dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const auto table = slurp((dir / "table.txt").string());
+  CHECK(table.find("policy") == 0);
+  CHECK(table.find("per-gpu") != std::string::npos);
+  const auto jobs = read_csv((dir / "nvlsim-out/jobs.csv").string());
+  check_invariants(jobs);
+  CHECK(jobs.rows.size() == 400);
+}
+
+TEST_CASE("a broken trace line stops the run with FILE:LINE: field and status 2", "[e2e][errors]") {
+  const auto dir = scratch_dir("broken-trace");
+  const auto trace = dir / "broken.swf";
+  std::ofstream(trace) << "; MaxProcs: 8\n"
+                          "1 0 -1 10 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n"
+                          "2 5 -1 10 four -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n";
+  auto r = run_nvlsim("--quiet --trace " + trace.string() + " --out " + (dir / "out").string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err == trace.string() + ":3: field 5 (allocated processors): expected an integer, got \"four\"\n");
+
+  r = run_nvlsim("--quiet --skip-bad-lines --trace " + trace.string() + " --out " + (dir / "out").string(),
+                 dir);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("skipped 1 bad trace line") != std::string::npos);
+  CHECK(slurp((dir / "out/run.json").string()).find("\"skipped_lines\": 1") != std::string::npos);
+}
+
+TEST_CASE("bad flags and broken platform files are named, with status 2", "[e2e][errors]") {
+  const auto dir = scratch_dir("bad-input");
+  auto r = run_nvlsim("--frobnicate", dir);
+  CHECK(r.status == 2);
+  CHECK(r.err == "nvlsim: --frobnicate: unknown option (see nvlsim --help)\n");
+  r = run_nvlsim("--comm-fraction 1.5", dir);
+  CHECK(r.status == 2);
+  r = run_nvlsim("--policy no-such-policy", dir);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("no-such-policy") != std::string::npos);
+
+  const auto broken = dir / "broken.xml";
+  std::ofstream(broken)
+      << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n";
+  r = run_nvlsim("--platform " + broken.string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind(broken.string() + ":", 0) == 0);
+
+  // A valid SimGrid file that is not an nvlsim platform.
+  const auto foreign = dir / "foreign.xml";
+  std::ofstream(foreign)
+      << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+         "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">"
+         "<host id=\"h\" speed=\"1f\"/></zone></platform>\n";
+  r = run_nvlsim("--platform " + foreign.string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err == foreign.string() +
+                     ": property nvlsim.format_version: missing (is this an nvlsim platform? "
+                     "`nvlsim platform` writes one)\n");
+}
+
+TEST_CASE("jobs that cannot run are REJECTED rows with a reason", "[e2e]") {
+  const auto dir = scratch_dir("rejected");
+  const auto trace = dir / "t.swf";
+  std::ofstream(trace) << "1 0 -1 10 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n"
+                          "2 0 -1 10 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1\n"
+                          "3 0 -1 10 999 -1 -1 999 100 -1 1 1 1 1 1 1 -1 -1\n"
+                          "4 0 -1 -1 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n";
+  const auto r =
+      run_nvlsim("--quiet --platform " + std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x2.xml --trace " +
+                     trace.string() + " --out " + (dir / "out").string(),
+                 dir);
+  REQUIRE(r.status == 0);
+  const auto jobs = read_csv((dir / "out/jobs.csv").string());
+  REQUIRE(jobs.rows.size() == 4);
+  CHECK(jobs.at(0, "final_state") == "COMPLETED_SUCCESSFULLY");
+  CHECK(jobs.at(1, "reason") == "requests no GPUs");
+  CHECK(jobs.at(2, "reason") == "requests 999 GPUs, the platform has 144");
+  CHECK(jobs.at(3, "reason") == "run time unknown in the trace");
+  for (std::size_t i = 1; i < 4; ++i) CHECK(jobs.at(i, "final_state") == "REJECTED");
+}
+
+TEST_CASE("a job past its time limit is killed there unless --no-walltime-kill", "[e2e]") {
+  const auto dir = scratch_dir("walltime");
+  const auto trace = dir / "t.swf";
+  // Runs 500 s in the trace but asked for 300 s.
+  std::ofstream(trace) << "1 0 -1 500 8 -1 -1 8 300 -1 1 1 1 1 1 1 -1 -1\n";
+  const std::string base = "--quiet --trace " + trace.string();
+  auto r = run_nvlsim(base + " --out " + (dir / "kill").string(), dir);
+  REQUIRE(r.status == 0);
+  auto jobs = read_csv((dir / "kill/jobs.csv").string());
+  CHECK(jobs.at(0, "final_state") == "COMPLETED_WALLTIME_REACHED");
+  CHECK(jobs.num(0, "execution_time") == 300);
+  r = run_nvlsim(base + " --no-walltime-kill --out " + (dir / "nokill").string(), dir);
+  REQUIRE(r.status == 0);
+  jobs = read_csv((dir / "nokill/jobs.csv").string());
+  CHECK(jobs.at(0, "final_state") == "COMPLETED_SUCCESSFULLY");
+  CHECK(jobs.num(0, "execution_time") == Approx(500).epsilon(1e-9));
+}
+
+TEST_CASE("an 8-GPU job split 4+4 across racks by per-gpu runs 1.729 T with bw_efficiency 0.29",
+          "[e2e][physics]") {
+  const auto dir = scratch_dir("split");
+  const auto trace = dir / "t.swf";
+  // 68 GPUs fill trays 0-16 of rack 0; the 8-GPU job then takes tray 17 and tray 18 (first of rack 1).
+  std::ofstream(trace) << "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
+                          "2 1 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n";
+  const auto r =
+      run_nvlsim("--quiet --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
+                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
+                 dir);
+  REQUIRE(r.status == 0);
+  const auto jobs = read_csv((dir / "out/jobs.csv").string());
+  REQUIRE(jobs.at(1, "allocated_resources") == "68-75");
+  CHECK(jobs.at(1, "domains") == "2");
+  // 0.7 T + 0.3 T x t(4+4)/t(8): t(4+4) = 2(3/4)S/900e9 + 2(1/2)S/(4 x 50e9), t(8) = 2(7/8)S/900e9.
+  const double ratio = (2 * 0.75 / 900e9 + 1.0 / (4 * 50e9)) / (2 * 0.875 / 900e9);
+  CHECK(jobs.num(1, "execution_time") == Approx(1000 * (0.7 + 0.3 * ratio)).epsilon(1e-9));
+  CHECK(jobs.num(1, "execution_time") == Approx(1729).epsilon(0.01));
+  CHECK(jobs.num(1, "bw_efficiency") == Approx(1 / ratio).epsilon(1e-9));
+  CHECK(jobs.num(1, "bw_efficiency") == Approx(0.29).epsilon(0.01));
+}
+
+TEST_CASE("shipped platforms are what `nvlsim platform` writes", "[platform]") {
+  const auto dir = scratch_dir("platforms");
+  for (int racks : {2, 8, 64}) {
+    const auto file = dir / ("nvl72x" + std::to_string(racks) + ".xml");
+    REQUIRE(run_nvlsim("platform --racks " + std::to_string(racks) + " -o " + file.string(), dir).status ==
+            0);
+    CHECK(slurp(file.string()) ==
+          slurp(std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x" + std::to_string(racks) + ".xml"));
+  }
+}

@@ -1,0 +1,182 @@
+#include "workloads/swf_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/core.h>
+
+#include "models/input_error.hpp"
+#include "workloads/line_source.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+std::string_view trim_left(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  return text;
+}
+
+std::string_view trim(std::string_view text) {
+  text = trim_left(text);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// A comment (the text after ';') that reads "Key: value". The key is one word and its ':' is followed by
+// a space or the end of the line, so continuation lines holding URLs ("; http://...") are not entries.
+std::optional<std::pair<std::string, std::string>> header_entry(std::string_view comment) {
+  comment = trim_left(comment);
+  const auto key_end =
+      std::find_if(comment.begin(), comment.end(), [](char c) { return c == ':' || is_space(c); });
+  if (key_end == comment.begin() || key_end == comment.end() || *key_end != ':') return std::nullopt;
+  const std::string_view key(comment.begin(), key_end);
+  const std::string_view value = comment.substr(key.size() + 1);
+  if (!value.empty() && !is_space(value.front())) return std::nullopt;
+  return std::pair{std::string(key), std::string(trim(value))};
+}
+
+using IntegerMember = std::int64_t SwfRecord::*;
+using RealMember = double SwfRecord::*;
+
+// Where each field goes, index 0 = field 1 (the order of kSwfFieldNames).
+constexpr std::array<std::variant<IntegerMember, RealMember>, kSwfFieldCount> kMembers = {
+    &SwfRecord::job_number,
+    &SwfRecord::submit_time,
+    &SwfRecord::wait_time,
+    &SwfRecord::run_time,
+    &SwfRecord::allocated_processors,
+    &SwfRecord::average_cpu_time,
+    &SwfRecord::used_memory,
+    &SwfRecord::requested_processors,
+    &SwfRecord::requested_time,
+    &SwfRecord::requested_memory,
+    &SwfRecord::status,
+    &SwfRecord::user_id,
+    &SwfRecord::group_id,
+    &SwfRecord::executable_number,
+    &SwfRecord::queue_number,
+    &SwfRecord::partition_number,
+    &SwfRecord::preceding_job,
+    &SwfRecord::think_time};
+
+constexpr std::size_t kSubmitTimeIndex = 1;
+
+// Parses the whole token into `value`; returns what is wrong with it, or "" when it is fine.
+template <class Number>
+std::string parse_number(std::string_view token, Number& value) {
+  const char* end = token.data() + token.size();
+  const auto [stop, error] = std::from_chars(token.data(), end, value);
+  if (error == std::errc::result_out_of_range) return fmt::format("out of range, got \"{}\"", token);
+  bool valid = error == std::errc{} && stop == end;
+  if constexpr (std::is_floating_point_v<Number>) valid = valid && std::isfinite(value);
+  if (!valid) {
+    const char* expected = std::is_integral_v<Number> ? "an integer" : "a number";
+    return fmt::format("expected {}, got \"{}\"", expected, token);
+  }
+  // -1 is the format's "unknown"; no field has a meaningful negative value.
+  if (value < 0 && value != -1) return fmt::format("must be >= 0, or -1 for unknown, got \"{}\"", token);
+  return {};
+}
+
+std::string field_error(std::size_t index, std::string_view what) {
+  return fmt::format("field {} ({}): {}", index + 1, kSwfFieldNames[index], what);
+}
+
+// Parses a job line into `record`; returns what is wrong with the line, or "" when it is fine.
+// A wrong field count names no field, since no single field is at fault: "expected 18 fields, got 17".
+std::string parse_record(std::string_view line, SwfRecord& record) {
+  std::array<std::string_view, kSwfFieldCount> tokens;
+  std::size_t count = 0;
+  for (std::size_t i = 0;;) {
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i == line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && !is_space(line[i])) ++i;
+    if (count < tokens.size()) tokens[count] = line.substr(start, i - start);
+    ++count;
+  }
+  if (count != kSwfFieldCount) return fmt::format("expected {} fields, got {}", kSwfFieldCount, count);
+
+  for (std::size_t index = 0; index < kSwfFieldCount; ++index) {
+    std::string what =
+        std::visit([&](auto member) { return parse_number(tokens[index], record.*member); }, kMembers[index]);
+    if (!what.empty()) return field_error(index, what);
+  }
+  if (record.submit_time == -1) {
+    return field_error(kSubmitTimeIndex, "unknown (-1), but a job cannot be replayed without it");
+  }
+  return {};
+}
+
+// Growing vectors of 144-byte records costs more (copies, page faults) than parsing a large trace, so
+// reserve from the text's size: job lines in real logs run 60-100 bytes.
+void reserve_records(SwfTrace& trace, std::uint64_t size_hint) {
+  constexpr std::uint64_t kBytesPerLine = 64;
+  constexpr std::uint64_t kMaxReserved = std::uint64_t{1} << 20;  // so a bogus gzip trailer costs little
+  const auto records = static_cast<std::size_t>(std::min(size_hint / kBytesPerLine, kMaxReserved));
+  trace.records.reserve(records);
+  trace.record_lines.reserve(records);
+}
+
+// Reads every line that next_line() yields (std::optional<std::string_view>, nullopt at the end).
+template <class NextLine>
+SwfTrace parse_lines(std::string_view name, SwfReadOptions options, std::uint64_t size_hint,
+                     NextLine next_line) {
+  SwfTrace trace;
+  trace.path = std::string(name);
+  reserve_records(trace, size_hint);
+  while (const std::optional<std::string_view> line = next_line()) {
+    const std::size_t number = ++trace.lines_read;
+    const std::string_view text = trim_left(*line);
+    if (text.empty()) continue;
+    if (text.front() == ';') {
+      if (auto entry = header_entry(text.substr(1))) trace.header.entries.push_back(std::move(*entry));
+      continue;
+    }
+    SwfRecord record;
+    const std::string what = parse_record(text, record);
+    if (what.empty()) {
+      trace.records.push_back(record);
+      trace.record_lines.push_back(number);
+      continue;
+    }
+    std::string message = fmt::format("{}:{}: {}", name, number, what);
+    if (!options.skip_bad_lines) throw InputError(message);
+    trace.skipped.push_back({number, std::move(message)});
+  }
+  return trace;
+}
+
+}  // namespace
+
+std::optional<std::string> SwfHeader::get(std::string_view key) const {
+  const auto found =
+      std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
+  if (found == entries.end()) return std::nullopt;
+  return found->second;
+}
+
+SwfTrace read_swf(const std::filesystem::path& path, SwfReadOptions options) {
+  LineSource source(path);
+  return parse_lines(path.string(), options, source.size_hint(), [&] { return source.next(); });
+}
+
+SwfTrace parse_swf(std::istream& in, std::string_view display_name, SwfReadOptions options) {
+  std::string line;
+  return parse_lines(display_name, options, 0, [&]() -> std::optional<std::string_view> {
+    if (!std::getline(in, line)) return std::nullopt;
+    return line;
+  });
+}
+
+}  // namespace nvlsim

@@ -1,0 +1,54 @@
+#pragma once
+// One job line of a Standard Workload Format (Parallel Workloads Archive v2.2) trace, all 18 fields.
+// -1 means unknown, as in the format.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace nvlsim {
+
+struct SwfRecord {
+  std::int64_t job_number = -1;            //  1
+  double submit_time = -1;                 //  2 s
+  double wait_time = -1;                   //  3 s
+  double run_time = -1;                    //  4 s
+  std::int64_t allocated_processors = -1;  //  5
+  double average_cpu_time = -1;            //  6 s
+  double used_memory = -1;                 //  7 KB per processor
+  std::int64_t requested_processors = -1;  //  8
+  double requested_time = -1;              //  9 s
+  double requested_memory = -1;            // 10 KB per processor
+  std::int64_t status = -1;                // 11: 1 completed, 0 failed, 5 cancelled
+  std::int64_t user_id = -1;               // 12
+  std::int64_t group_id = -1;              // 13
+  std::int64_t executable_number = -1;     // 14
+  std::int64_t queue_number = -1;          // 15
+  std::int64_t partition_number = -1;      // 16
+  std::int64_t preceding_job = -1;         // 17
+  double think_time = -1;                  // 18 s
+};
+
+inline constexpr int kSwfFieldCount = 18;
+
+// Field names as the SWF definition gives them, index 0 = field 1.
+inline constexpr std::array<std::string_view, kSwfFieldCount> kSwfFieldNames = {"job number",
+                                                                                "submit time",
+                                                                                "wait time",
+                                                                                "run time",
+                                                                                "allocated processors",
+                                                                                "average CPU time",
+                                                                                "used memory",
+                                                                                "requested processors",
+                                                                                "requested time",
+                                                                                "requested memory",
+                                                                                "status",
+                                                                                "user id",
+                                                                                "group id",
+                                                                                "executable number",
+                                                                                "queue number",
+                                                                                "partition number",
+                                                                                "preceding job",
+                                                                                "think time"};
+
+}  // namespace nvlsim

@@ -1,0 +1,54 @@
+#include "workloads/trace_jobs.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "models/input_error.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+constexpr std::size_t kAllocatedIndex = 4;
+constexpr std::size_t kRequestedIndex = 7;
+
+int gpu_count(const SwfRecord& record, const std::string& path, std::size_t line) {
+  const bool allocated_known = record.allocated_processors != -1;
+  const std::int64_t count = allocated_known ? record.allocated_processors : record.requested_processors;
+  if (count == -1) return 0;
+  if (count > std::numeric_limits<int>::max()) {
+    const std::size_t index = allocated_known ? kAllocatedIndex : kRequestedIndex;
+    throw InputError(fmt::format("{}:{}: field {} ({}): {} is too many GPUs", path, line, index + 1,
+                                 kSwfFieldNames[index], count));
+  }
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
+std::vector<Job> jobs_from_swf(const SwfTrace& trace) {
+  if (trace.records.empty()) return {};
+  // The reader rejects unknown (-1) submit times, so the minimum is a real time.
+  const double first_submit = std::ranges::min(trace.records, {}, &SwfRecord::submit_time).submit_time;
+
+  std::vector<Job> jobs;
+  jobs.reserve(trace.records.size());
+  for (std::size_t i = 0; i < trace.records.size(); ++i) {
+    const SwfRecord& record = trace.records[i];
+    const std::size_t line = trace.record_lines[i];
+    jobs.push_back({.id = record.job_number,
+                    .submit_time = record.submit_time - first_submit,
+                    .gpus = gpu_count(record, trace.path, line),
+                    .time_limit = record.requested_time != -1 ? record.requested_time : record.run_time,
+                    .run_time = record.run_time,
+                    .line = line});
+  }
+  std::ranges::stable_sort(jobs, {}, &Job::submit_time);
+  return jobs;
+}
+
+}  // namespace nvlsim
