@@ -27,6 +27,7 @@ struct RunManifest {
     double wall_seconds = 0;
   };
   std::vector<Policy> policies;
+  double platform_load_seconds = 0;
   double comm_fraction = 0;
   int comm_rounds = 0;
   bool walltime_kill = true;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "models/nvlink_domain_graph.hpp"
+
 namespace nvlsim {
 
 PlatformSpec nvl72_platform(int racks) {
@@ -48,11 +50,13 @@ std::string platform_xml(const PlatformSpec& spec) {
   prop(out, in, "ib_latency", num(f.ib_latency));
   prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
   const int per_domain = s.gpus_per_domain();
+  // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).
+  const NvlinkDomainGraph domain(per_domain, f.nvlink_links_per_gpu, f.nvlink_link_bw);
   for (int d = 0; d < s.domains; ++d) {
     out += fmt::format(
         "    <cluster id=\"nvl-{}\" prefix=\"gpu-\" suffix=\"\" radical=\"{}-{}\" speed=\"1f\" bw=\"{}Bps\" "
         "lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-        d, d * per_domain, (d + 1) * per_domain - 1, num(f.nvlink_gpu_bw()), num(f.nvlink_latency));
+        d, d * per_domain, (d + 1) * per_domain - 1, num(domain.gpu_bandwidth(0)), num(f.nvlink_latency));
   }
   const double bisection = s.gpus() * f.nic_bw / f.ib_oversubscription;
   out += fmt::format(

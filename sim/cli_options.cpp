@@ -61,6 +61,18 @@ PlatformOptions parse_platform(Args& a) {
     const std::string& flag = a.next();
     if (flag == "--racks")
       p.racks = a.number<int>(flag, 1, 4096);
+    else if (flag == "--nvlink-links")
+      p.fabric.nvlink_links_per_gpu = a.number<int>(flag, 1, 1024);
+    else if (flag == "--nvlink-link-bw")
+      p.fabric.nvlink_link_bw = a.number<double>(flag, 1.0, 1e15);
+    else if (flag == "--nvlink-latency")
+      p.fabric.nvlink_latency = a.number<double>(flag, 0.0, 1.0);
+    else if (flag == "--nic-bw")
+      p.fabric.nic_bw = a.number<double>(flag, 1.0, 1e15);
+    else if (flag == "--ib-latency")
+      p.fabric.ib_latency = a.number<double>(flag, 0.0, 1.0);
+    else if (flag == "--ib-oversubscription")
+      p.fabric.ib_oversubscription = a.number<double>(flag, 1.0, 1e6);
     else if (flag == "-o" || flag == "--output")
       p.output = a.value(flag);
     else
@@ -126,6 +138,14 @@ std::string usage() {
 Usage:
   nvlsim [options]                      replay a trace under one or more policies
   nvlsim platform --racks N -o FILE     write an NVL72 platform file with N racks
+
+Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
+  --nvlink-links N           NVLinks per GPU, one per NVSwitch chip (18)
+  --nvlink-link-bw B         bytes/s each way per NVLink (50e9)
+  --nvlink-latency S         s per NVLink port link (0)
+  --nic-bw B                 bytes/s each way per InfiniBand NIC (50e9)
+  --ib-latency S             s per InfiniBand link (0)
+  --ib-oversubscription R    InfiniBand core capacity = NICs x NIC bandwidth / R (1)
 
 Options:
   --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)

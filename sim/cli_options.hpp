@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/fabric_params.hpp"
 #include "sim/simulation_config.hpp"
 
 namespace nvlsim {
@@ -25,6 +26,7 @@ struct RunOptions {
 
 struct PlatformOptions {
   int racks = 8;
+  FabricParams fabric;
   std::string output;
 };
 

@@ -17,7 +17,9 @@ namespace {
 int write_platform(const nvlsim::PlatformOptions& options) {
   std::ofstream out(options.output);
   if (!out) throw nvlsim::InputError(fmt::format("{}: cannot write", options.output));
-  out << nvlsim::platform_xml(nvlsim::nvl72_platform(options.racks));
+  auto spec = nvlsim::nvl72_platform(options.racks);
+  spec.fabric = options.fabric;
+  out << nvlsim::platform_xml(spec);
   return out ? 0 : 1;
 }
 

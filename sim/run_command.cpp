@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -74,8 +75,11 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.walltime_kill = options.sim.walltime_kill;
 
   auto engine = make_engine();
+  const auto load_start = std::chrono::steady_clock::now();
   const LoadedPlatform platform =
       options.platform ? load_platform(*engine, *options.platform) : load_builtin_platform(*engine);
+  manifest.platform_load_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto& shape = platform.spec.shape;
   manifest.platform = {options.platform.value_or(fmt::format("built-in nvl72x{}", kDefaultRacks)),
                        shape.domains,
