@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <string>
+#include <type_traits>
 
 #include "models/input_error.hpp"
 
@@ -15,23 +16,16 @@ class PropertyReader {
  public:
   PropertyReader(const simgrid::s4u::NetZone& zone, std::string file) : zone_(zone), file_(std::move(file)) {}
 
-  double number(const char* key, double min_value) const {
+  // A property parsed as T (int or double) and checked against a lower bound.
+  template <class T>
+  T get(const char* key, T min_value) const {
     const std::string text = raw(key);
-    double value = 0;
+    T value{};
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end != text.data() + text.size())
-      fail(key, fmt::format("expected a number, got \"{}\"", text));
+      fail(key,
+           fmt::format("expected {}, got \"{}\"", std::is_integral_v<T> ? "an integer" : "a number", text));
     if (!(value >= min_value)) fail(key, fmt::format("must be >= {}, got {}", min_value, text));
-    return value;
-  }
-
-  int integer(const char* key, int min_value) const {
-    const std::string text = raw(key);
-    int value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size())
-      fail(key, fmt::format("expected an integer, got \"{}\"", text));
-    if (value < min_value) fail(key, fmt::format("must be >= {}, got {}", min_value, value));
     return value;
   }
 
@@ -74,17 +68,18 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   }
   const PropertyReader props(*engine.get_netzone_root(), file);
   LoadedPlatform p;
-  if (props.integer("format_version", 1) != 1) throw InputError(file + ": unsupported nvlsim.format_version");
-  p.spec.shape.domains = props.integer("domains", 1);
-  p.spec.shape.trays_per_domain = props.integer("trays_per_domain", 1);
-  p.spec.shape.gpus_per_tray = props.integer("gpus_per_tray", 1);
+  if (props.get<int>("format_version", 1) != 1)
+    throw InputError(file + ": unsupported nvlsim.format_version");
+  p.spec.shape.domains = props.get<int>("domains", 1);
+  p.spec.shape.trays_per_domain = props.get<int>("trays_per_domain", 1);
+  p.spec.shape.gpus_per_tray = props.get<int>("gpus_per_tray", 1);
   auto& f = p.spec.fabric;
-  f.nvlink_links_per_gpu = props.integer("nvlink_links_per_gpu", 1);
-  f.nvlink_link_bw = props.number("nvlink_link_bw", 1);
-  f.nvlink_latency = props.number("nvlink_latency", 0);
-  f.nic_bw = props.number("nic_bw", 1);
-  f.ib_latency = props.number("ib_latency", 0);
-  f.ib_oversubscription = props.number("ib_oversubscription", 1);
+  f.nvlink_links_per_gpu = props.get<int>("nvlink_links_per_gpu", 1);
+  f.nvlink_link_bw = props.get<double>("nvlink_link_bw", 1.0);
+  f.nvlink_latency = props.get<double>("nvlink_latency", 0.0);
+  f.nic_bw = props.get<double>("nic_bw", 1.0);
+  f.ib_latency = props.get<double>("ib_latency", 0.0);
+  f.ib_oversubscription = props.get<double>("ib_oversubscription", 1.0);
   const int gpus = p.spec.shape.gpus();
   p.gpu_hosts = hosts(engine, file, "gpu-", gpus);
   p.nic_hosts = hosts(engine, file, "nic-", gpus);

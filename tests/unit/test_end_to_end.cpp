@@ -168,6 +168,19 @@ TEST_CASE("bad flags and broken platform files are named, with status 2", "[e2e]
                      "`nvlsim platform` writes one)\n");
 }
 
+TEST_CASE("a platform property with a bad value is named with the file", "[e2e][errors]") {
+  const auto dir = scratch_dir("bad-property");
+  std::string xml = slurp(std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x2.xml");
+  const std::string good = "id=\"nvlsim.domains\" value=\"2\"";
+  REQUIRE(xml.find(good) != std::string::npos);
+  xml.replace(xml.find(good), good.size(), "id=\"nvlsim.domains\" value=\"two\"");
+  const auto file = dir / "p.xml";
+  std::ofstream(file) << xml;
+  const auto r = run_nvlsim("--platform " + file.string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err == file.string() + ": property nvlsim.domains: expected an integer, got \"two\"\n");
+}
+
 TEST_CASE("jobs that cannot run are REJECTED rows with a reason", "[e2e]") {
   const auto dir = scratch_dir("rejected");
   const auto trace = dir / "t.swf";
