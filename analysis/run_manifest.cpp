@@ -24,6 +24,7 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                 {"first_skipped", m.trace.first_skipped}};
   j["job_model"] = {
       {"comm_fraction", m.comm_fraction}, {"comm_rounds", m.comm_rounds}, {"walltime_kill", m.walltime_kill}};
+  j["topology"] = m.topology;
   j["platform_load_seconds"] = m.platform_load_seconds;
   auto& policies = j["policies"] = nlohmann::ordered_json::array();
   for (const auto& p : m.policies) policies.push_back({{"name", p.name}, {"wall_seconds", p.wall_seconds}});

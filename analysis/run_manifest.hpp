@@ -27,6 +27,7 @@ struct RunManifest {
     double wall_seconds = 0;
   };
   std::vector<Policy> policies;
+  std::string topology;  // --topology file, empty when blocks and switches come from the platform
   double platform_load_seconds = 0;
   double comm_fraction = 0;
   int comm_rounds = 0;

@@ -2,6 +2,8 @@
 // Everything nvlsim needs to know about a platform beyond SimGrid's hosts and links. A platform
 // file carries it as properties of its root zone, so one file describes the whole machine.
 
+#include <string>
+
 #include "models/cluster_shape.hpp"
 #include "models/fabric_params.hpp"
 
@@ -10,6 +12,7 @@ namespace nvlsim {
 struct PlatformSpec {
   ClusterShape shape;
   FabricParams fabric;
+  std::string node_names;  // Slurm hostlist naming the trays in order; empty when the file has none
 };
 
 // GB200 NVL72 racks: 18 trays of 4 GPUs per NVLink domain (DOMAIN.md §1).

@@ -4,7 +4,10 @@
 #include <fmt/ranges.h>
 
 #include "models/input_error.hpp"
+#include "schedulers/block_policy.hpp"
 #include "schedulers/per_gpu_policy.hpp"
+#include "schedulers/sub_block_policy.hpp"
+#include "schedulers/tree_policy.hpp"
 
 namespace nvlsim {
 namespace {
@@ -17,6 +20,9 @@ struct Registration {
 // One line per policy, in the order "all" runs them.
 constexpr Registration kPolicies[] = {
     {"per-gpu", make_per_gpu_policy},
+    {"block", make_block_policy},
+    {"sub-block", make_sub_block_policy},
+    {"tree", make_tree_policy},
 };
 
 }  // namespace

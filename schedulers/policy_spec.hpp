@@ -2,18 +2,28 @@
 // A policy spec taken apart ("sub-block:segment=8" -> name "sub-block", parameter segment=8), and the
 // machine context every policy factory receives along with it.
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/cluster_shape.hpp"
+#include "schedulers/slurm_topology.hpp"
 
 namespace nvlsim {
 
 // What a policy may need to know about the machine besides the free/busy state.
 struct PolicyContext {
   ClusterShape shape;
+  // InfiniBand leaf grouping for "tree" without a topology: leaf switch j holds trays
+  // [j * trays_per_leaf, (j + 1) * trays_per_leaf); spine groups join leaves_per_group leaves (0 = all).
+  int trays_per_leaf = 32;
+  int leaves_per_group = 0;
+  // Slurm node name of each tray, for reading a topology file; empty = trays in order of appearance.
+  std::vector<std::string> node_names{};
+  // A Slurm topology.conf / topology.yaml; block policies use its blocks, "tree" its switches.
+  std::optional<SlurmTopology> topology{};
 };
 
 struct PolicyParam {

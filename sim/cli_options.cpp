@@ -73,6 +73,8 @@ PlatformOptions parse_platform(Args& a) {
       p.fabric.ib_latency = a.number<double>(flag, 0.0, 1.0);
     else if (flag == "--ib-oversubscription")
       p.fabric.ib_oversubscription = a.number<double>(flag, 1.0, 1e6);
+    else if (flag == "--node-names")
+      p.node_names = a.value(flag);
     else if (flag == "-o" || flag == "--output")
       p.output = a.value(flag);
     else
@@ -110,6 +112,10 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.trace = a.value(flag);
     else if (flag == "--policy")
       r.policies = split_policies(a.value(flag));
+    else if (flag == "--policy-file")
+      r.policy_file = a.value(flag);
+    else if (flag == "--topology")
+      r.topology = a.value(flag);
     else if (flag == "--out")
       r.out_dir = a.value(flag);
     else if (flag == "--seed")
@@ -146,11 +152,17 @@ Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
   --nic-bw B                 bytes/s each way per InfiniBand NIC (50e9)
   --ib-latency S             s per InfiniBand link (0)
   --ib-oversubscription R    InfiniBand core capacity = NICs x NIC bandwidth / R (1)
+  --node-names HOSTLIST      Slurm node name of each tray in order, e.g. "gb[01-08]n[01-18]", for
+                             --topology files (default: trays map to nodes by order of appearance)
 
 Options:
   --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)
   --trace FILE         SWF trace, plain or .gz (default: built-in seeded mix of AI jobs)
-  --policy LIST        comma-separated policies, or "all" (default: per-gpu); known: {}
+  --policy LIST        comma-separated policy specs NAME[:key=value...], or "all" (default: per-gpu);
+                       known: {}; parameters in docs/policies.md
+  --policy-file FILE   JSON list of policy specs, rule tables included (see docs/policies.md)
+  --topology FILE      Slurm topology.conf or topology.yaml: blocks for block/sub-block, switches for
+                       tree (default: one block per NVLink domain, leaf switches of the fabric)
   --out DIR            output directory for jobs.csv, summary.csv, run.json (default: nvlsim-out)
   --seed N             seed of every random process (default: 1)
   --comm-fraction F    share of a job's trace run time spent communicating when placed in as few

@@ -13,9 +13,11 @@
 namespace nvlsim {
 
 struct RunOptions {
-  std::optional<std::string> platform;  // default: built-in nvl72x8
-  std::optional<std::string> trace;     // default: built-in mix
-  std::vector<std::string> policies = {"per-gpu"};
+  std::optional<std::string> platform;     // default: built-in nvl72x8
+  std::optional<std::string> trace;        // default: built-in mix
+  std::vector<std::string> policies;       // from --policy; per-gpu when neither this nor a file is given
+  std::optional<std::string> policy_file;  // --policy-file FILE.json
+  std::optional<std::string> topology;     // Slurm topology.conf / topology.yaml
   std::string out_dir = "nvlsim-out";
   std::uint64_t seed = 1;
   bool quiet = false;
@@ -27,6 +29,7 @@ struct RunOptions {
 struct PlatformOptions {
   int racks = 8;
   FabricParams fabric;
+  std::string node_names;  // Slurm hostlist naming the trays in order; empty = none
   std::string output;
 };
 

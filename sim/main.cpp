@@ -19,6 +19,7 @@ int write_platform(const nvlsim::PlatformOptions& options) {
   if (!out) throw nvlsim::InputError(fmt::format("{}: cannot write", options.output));
   auto spec = nvlsim::nvl72_platform(options.racks);
   spec.fabric = options.fabric;
+  spec.node_names = options.node_names;
   out << nvlsim::platform_xml(spec);
   return out ? 0 : 1;
 }

@@ -40,12 +40,12 @@ void write_all(int fd, std::string_view data) {
 
 // The child's whole life: replay, send 'R' + result or 'E' + message, exit without running the
 // parent's atexit handlers or destructors.
-[[noreturn]] void child_main(int fd, const std::string& spec, const LoadedPlatform& platform,
+[[noreturn]] void child_main(int fd, const PlacementPolicy& policy, const LoadedPlatform& platform,
                              std::span<const Job> jobs, const SimulationConfig& config,
                              SharedProgress* progress) {
   try {
     const ProgressFn report = [progress](std::size_t done, double) { progress->jobs_done.store(done); };
-    const PolicyResult result = run_policy(spec, platform, jobs, config, report);
+    const PolicyResult result = run_policy(policy, platform, jobs, config, report);
     write_all(fd, "R");
     write_all(fd, encode(result));
     ::close(fd);
@@ -60,13 +60,13 @@ void write_all(int fd, std::string_view data) {
 
 class ProgressLine {
  public:
-  ProgressLine(bool enabled, std::span<const std::string> specs, std::size_t jobs)
-      : enabled_(enabled), specs_(specs), jobs_(jobs) {}
+  ProgressLine(bool enabled, std::span<const std::unique_ptr<PlacementPolicy>> policies, std::size_t jobs)
+      : enabled_(enabled), policies_(policies), jobs_(jobs) {}
   void show(const SharedProgress* progress) const {
     if (!enabled_) return;
     std::string line = "\rnvlsim:";
-    for (std::size_t i = 0; i < specs_.size(); ++i)
-      line += fmt::format(" {} {}/{}", specs_[i], progress[i].jobs_done.load(), jobs_);
+    for (std::size_t i = 0; i < policies_.size(); ++i)
+      line += fmt::format(" {} {}/{}", policies_[i]->name(), progress[i].jobs_done.load(), jobs_);
     std::fputs(line.c_str(), stderr);
   }
   void clear() const {
@@ -75,21 +75,21 @@ class ProgressLine {
 
  private:
   bool enabled_;
-  std::span<const std::string> specs_;
+  std::span<const std::unique_ptr<PlacementPolicy>> policies_;
   std::size_t jobs_;
 };
 
 }  // namespace
 
-std::vector<PolicyResult> run_policies(std::span<const std::string> specs, const LoadedPlatform& platform,
-                                       std::span<const Job> jobs, const SimulationConfig& config,
-                                       const ProcessOptions& options) {
-  const std::size_t n = specs.size();
+std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<PlacementPolicy>> policies,
+                                       const LoadedPlatform& platform, std::span<const Job> jobs,
+                                       const SimulationConfig& config, const ProcessOptions& options) {
+  const std::size_t n = policies.size();
   void* shared =
       ::mmap(nullptr, sizeof(SharedProgress) * n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) throw std::runtime_error("nvlsim: cannot map shared memory for progress");
   auto* progress = new (shared) SharedProgress[n];
-  const ProgressLine line(options.show_progress, specs, jobs.size());
+  const ProgressLine line(options.show_progress, policies, jobs.size());
 
   std::vector<Child> children(n);
   std::size_t next = 0;
@@ -104,7 +104,7 @@ std::vector<PolicyResult> run_policies(std::span<const std::string> specs, const
       if (pid < 0) throw std::runtime_error("nvlsim: fork failed");
       if (pid == 0) {
         ::close(fds[0]);
-        child_main(fds[1], specs[next], platform, jobs, config, &progress[next]);
+        child_main(fds[1], *policies[next], platform, jobs, config, &progress[next]);
       }
       ::close(fds[1]);
       children[next] = {pid, fds[0], {}};
@@ -147,8 +147,8 @@ std::vector<PolicyResult> run_policies(std::span<const std::string> specs, const
     const std::string& b = children[i].bytes;
     if (b.empty() || (b[0] != 'R' && b[0] != 'E'))
       throw std::runtime_error(
-          fmt::format("nvlsim: the process replaying policy {} died without a result", specs[i]));
-    if (b[0] == 'E') throw std::runtime_error(fmt::format("policy {}: {}", specs[i], b.substr(1)));
+          fmt::format("nvlsim: the process replaying policy {} died without a result", policies[i]->name()));
+    if (b[0] == 'E') throw std::runtime_error(fmt::format("policy {}: {}", policies[i]->name(), b.substr(1)));
     results.push_back(decode(std::string_view(b).substr(1)));
   }
   return results;

@@ -3,6 +3,7 @@
 // A SimGrid engine runs once per process, so the parent loads and checks the platform, then forks
 // one child per policy; the children replay independently and send their results back.
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,9 +17,9 @@ struct ProcessOptions {
   bool show_progress = false;  // one status line on stderr, rewritten in place
 };
 
-// Results in the order of `specs`. Throws std::runtime_error with the child's message if one fails.
-std::vector<PolicyResult> run_policies(std::span<const std::string> specs, const LoadedPlatform& platform,
-                                       std::span<const Job> jobs, const SimulationConfig& config,
-                                       const ProcessOptions& options);
+// Results in the order of `policies`. Throws std::runtime_error with the child's message if one fails.
+std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<PlacementPolicy>> policies,
+                                       const LoadedPlatform& platform, std::span<const Job> jobs,
+                                       const SimulationConfig& config, const ProcessOptions& options);
 
 }  // namespace nvlsim

@@ -2,17 +2,16 @@
 
 #include <chrono>
 
-#include "schedulers/policy_registry.hpp"
 #include "sim/admission.hpp"
 
 namespace nvlsim {
 
-PolicyResult run_policy(const std::string& spec, const LoadedPlatform& platform, std::span<const Job> jobs,
-                        const SimulationConfig& config, const ProgressFn& progress) {
+PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& platform,
+                        std::span<const Job> jobs, const SimulationConfig& config,
+                        const ProgressFn& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const auto policy = make_policy(spec, PolicyContext{platform.spec.shape});
-  PolicyResult result{policy->name(), std::vector<JobOutcome>(jobs.size()), 0};
-  Admission admission(*policy, platform.spec.shape);
+  PolicyResult result{policy.name(), std::vector<JobOutcome>(jobs.size()), 0};
+  Admission admission(policy, platform.spec.shape);
   std::vector<std::size_t> admitted;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::string reason = admission.rejection_reason(jobs[j]);
@@ -21,7 +20,7 @@ PolicyResult run_policy(const std::string& spec, const LoadedPlatform& platform,
     else
       result.outcomes[j].reason = std::move(reason);
   }
-  run_jobs(platform, jobs, admitted, *policy, config, result.outcomes, progress);
+  run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

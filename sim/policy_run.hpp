@@ -7,6 +7,7 @@
 
 #include "analysis/job_outcome.hpp"
 #include "platforms/platform_loader.hpp"
+#include "schedulers/placement_policy.hpp"
 #include "sim/job_driver.hpp"
 #include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
@@ -20,7 +21,8 @@ struct PolicyResult {
 };
 
 // Rejects what cannot run, replays the rest on the engine (which can run only once per process).
-PolicyResult run_policy(const std::string& spec, const LoadedPlatform& platform, std::span<const Job> jobs,
-                        const SimulationConfig& config, const ProgressFn& progress);
+PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& platform,
+                        std::span<const Job> jobs, const SimulationConfig& config,
+                        const ProgressFn& progress);
 
 }  // namespace nvlsim

@@ -14,9 +14,9 @@
 #include "analysis/summary.hpp"
 #include "models/input_error.hpp"
 #include "platforms/platform_writer.hpp"
-#include "schedulers/policy_registry.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/policy_processes.hpp"
+#include "sim/policy_setup.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/trace_jobs.hpp"
 
@@ -109,12 +109,11 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     manifest.trace = {fmt::format("built-in mix (seed {})", options.seed), 0, jobs.size(), 0, {}};
   }
 
-  // Check every policy spec before forking, so a typo fails fast with its own message.
-  for (const auto& spec : options.policies) make_policy(spec, PolicyContext{shape});
-
+  const auto policies = make_policies(options, platform);
+  manifest.topology = options.topology.value_or("");
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
   const auto results =
-      run_policies(options.policies, platform, jobs, options.sim, ProcessOptions{options.parallel, progress});
+      run_policies(policies, platform, jobs, options.sim, ProcessOptions{options.parallel, progress});
 
   std::vector<Summary> summaries;
   std::vector<PolicyOutcomes> runs;

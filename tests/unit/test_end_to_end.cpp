@@ -287,3 +287,95 @@ TEST_CASE("two split jobs sharing an oversubscribed InfiniBand core slow each ot
   // The in-rack jobs keep their trace run time.
   CHECK(jobs.at(0, "domains") == "1");
 }
+
+namespace {
+
+// Under whole-block scheduling no two jobs share a rack at the same time.
+void check_racks_exclusive(const CsvTable& jobs, const std::string& policy) {
+  std::map<int, std::vector<std::pair<double, double>>> busy;
+  for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
+    if (jobs.at(r, "policy") != policy || jobs.at(r, "final_state") == "REJECTED") continue;
+    std::vector<int> racks;
+    for (int g : parse_intervals(jobs.at(r, "allocated_resources"))) racks.push_back(g / 72);
+    racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+    for (int rack : racks) busy[rack].push_back({jobs.num(r, "starting_time"), jobs.num(r, "finish_time")});
+  }
+  for (auto& [rack, intervals] : busy) {
+    std::sort(intervals.begin(), intervals.end());
+    for (std::size_t i = 1; i < intervals.size(); ++i) {
+      INFO(policy << " rack " << rack);
+      CHECK(intervals[i].first >= intervals[i - 1].second);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("policy all compares every policy in one call, each keeping the invariants", "[e2e][policies]") {
+  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x8.xml";
+  for (const char* name : {"NASA-iPSC-1993-3.1-cln.swf.gz", "theta_100.swf"}) {
+    SECTION(name) {
+      const auto dir = scratch_dir(std::string("all-") + name);
+      const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + data_file(name) +
+                                    " --policy all --out " + (dir / "out").string(),
+                                dir);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      const auto jobs = read_csv((dir / "out/jobs.csv").string());
+      const auto rows = check_invariants(jobs);
+      const std::size_t n = trace_jobs(data_file(name));
+      REQUIRE(rows.size() == 4);
+      for (const char* policy : {"per-gpu", "block", "sub-block", "tree"}) CHECK(rows.at(policy) == n);
+      // A job of at most 18 trays never spans two racks under the block policies.
+      for (std::size_t i = 0; i < jobs.rows.size(); ++i) {
+        const std::string& policy = jobs.at(i, "policy");
+        if ((policy == "block" || policy == "sub-block") && jobs.at(i, "final_state") != "REJECTED" &&
+            jobs.num(i, "requested_number_of_resources") <= 72)
+          CHECK(jobs.at(i, "domains") == "1");
+      }
+      check_racks_exclusive(jobs, "block");
+      const auto summary = read_csv((dir / "out/summary.csv").string());
+      CHECK(summary.rows.size() == 4);
+    }
+  }
+}
+
+TEST_CASE("a Slurm topology file and a JSON policy file drive the block policies", "[e2e][policies]") {
+  const auto dir = scratch_dir("topology");
+  const auto platform = dir / "x2.xml";
+  REQUIRE(run_nvlsim("platform --racks 2 --node-names gb[1-2]n[01-18] -o " + platform.string(), dir).status ==
+          0);
+  // Blocks of 9 nodes (half racks), as a site might declare them; placeholders keep alignment.
+  const auto topology = dir / "topology.conf";
+  std::ofstream(topology) << "# two half-rack blocks per rack\n"
+                             "BlockName=b1 Nodes=gb1n[01-09]\nBlockName=b2 Nodes=gb1n[10-18]\n"
+                             "BlockName=b3 Nodes=gb2n[01-09]\nBlockName=b4 Nodes=gb2n[10-18]\n"
+                             "BlockSizes=9,18,36\n";
+  const auto policies = dir / "policies.json";
+  std::ofstream(policies) << R"({"policies": ["block", {"policy": "sub-block", "segment_rules": [[0, 9]]}]})";
+  const auto trace = dir / "t.swf";
+  // A 36-GPU job (9 nodes) fills exactly one half-rack block.
+  std::ofstream(trace) << "1 0 -1 100 36 -1 -1 36 1000 -1 1 1 1 1 1 1 -1 -1\n"
+                          "2 0 -1 100 36 -1 -1 36 1000 -1 1 1 1 1 1 1 -1 -1\n";
+  const auto r = run_nvlsim("--quiet --platform " + platform.string() + " --topology " + topology.string() +
+                                " --policy-file " + policies.string() + " --trace " + trace.string() +
+                                " --out " + (dir / "out").string(),
+                            dir);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto jobs = read_csv((dir / "out/jobs.csv").string());
+  REQUIRE(jobs.rows.size() == 4);
+  // Sorted by policy name: block, then sub-block:segment_rules=0>9.
+  CHECK(jobs.at(0, "policy") == "block");
+  CHECK(jobs.at(2, "policy") == "sub-block:segment_rules=0>9");
+  for (std::size_t row = 0; row < 4; ++row) {
+    const auto gpus = parse_intervals(jobs.at(row, "allocated_resources"));
+    REQUIRE(gpus.size() == 36);
+    // Each job lies inside one half-rack block: GPUs 0-35, 36-71, 72-107 or 108-143.
+    CHECK(gpus.front() / 36 == gpus.back() / 36);
+    CHECK(jobs.num(row, "starting_time") == 0);
+  }
+  const auto err =
+      run_nvlsim("--platform " + platform.string() + " --topology " + (dir / "none.conf").string(), dir);
+  CHECK(err.status == 2);
+}

@@ -19,7 +19,7 @@ const PolicyContext kContext{ClusterShape{2, 18, 4}};
 }  // namespace
 
 TEST_CASE("the registry lists its policies", "[policy_registry]") {
-  CHECK(nvlsim::policy_names() == std::vector<std::string>{"per-gpu"});
+  CHECK(nvlsim::policy_names() == std::vector<std::string>{"per-gpu", "block", "sub-block", "tree"});
 }
 
 TEST_CASE("make_policy builds per-gpu under its spec's name", "[policy_registry]") {
@@ -39,9 +39,10 @@ TEST_CASE("per-gpu rejects any parameter, naming the spec and the key", "[policy
 }
 
 TEST_CASE("an unknown policy name lists the known ones", "[policy_registry]") {
-  CHECK_THROWS_AS(nvlsim::make_policy("tree", kContext), InputError);
-  CHECK_THROWS_WITH(nvlsim::make_policy("tree:x=1", kContext),
-                    Contains("'tree:x=1'") && Contains("unknown policy 'tree'") && Contains("per-gpu"));
+  CHECK_THROWS_AS(nvlsim::make_policy("no-such", kContext), InputError);
+  CHECK_THROWS_WITH(nvlsim::make_policy("no-such:x=1", kContext),
+                    Contains("'no-such:x=1'") && Contains("unknown policy 'no-such'") &&
+                        Contains("per-gpu") && Contains("sub-block"));
 }
 
 TEST_CASE("malformed specs are input errors naming the spec", "[policy_registry]") {

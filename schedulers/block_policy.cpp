@@ -1,0 +1,69 @@
+#include "schedulers/block_policy.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "schedulers/node_gpus.hpp"
+#include "schedulers/policy_params.hpp"
+
+namespace nvlsim {
+
+BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes)
+    : name_(std::move(name)), layout_(std::move(layout)), min_block_nodes_(min_block_nodes) {}
+
+std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
+  if (request.gpus < 1) throw std::invalid_argument("block: a request needs at least one GPU");
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  // Idle trays of each usable base block; 0 for a block another job runs in or that has too few.
+  std::vector<int> offered(blocks, 0);
+  for (int b = 0; b < blocks; ++b) {
+    const std::vector<int>& trays = layout_.blocks[b];
+    int idle = 0;
+    bool busy = false;
+    for (int tray : trays) {
+      if (state.tray_idle(tray)) {
+        ++idle;
+      } else if (tray_busy(state, tray)) {
+        busy = true;
+        break;
+      }
+    }
+    const int needed = min_block_nodes_ > 0 ? min_block_nodes_ : static_cast<int>(trays.size());
+    if (!busy && !trays.empty() && idle >= needed) offered[b] = idle;
+  }
+  std::vector<std::uint8_t> used(blocks, 0);
+  const std::vector<BlockTake> takes =
+      choose_blocks(layout_, offered, used, nodes_for(state.shape(), request.gpus));
+  if (takes.empty()) return std::nullopt;
+  Allocation allocation;
+  std::vector<int> trays;
+  for (const BlockTake& take : takes) {
+    int left = take.nodes;
+    for (int tray : layout_.blocks[take.block]) {
+      if (left > 0 && state.tray_idle(tray)) {
+        trays.push_back(tray);
+        --left;
+      }
+      allocation.held_trays.push_back(tray);
+    }
+  }
+  std::sort(allocation.held_trays.begin(), allocation.held_trays.end());
+  allocation.gpus = gpus_on_trays(state.shape(), std::move(trays), request.gpus);
+  return allocation;
+}
+
+std::unique_ptr<PlacementPolicy> make_block_policy(const PolicySpec& spec, const PolicyContext& context) {
+  static constexpr std::string_view kKeys[] = {"min_block_nodes"};
+  check_param_keys(spec, kKeys);
+  BlockLayout layout = make_block_layout(context);
+  int largest = 1;
+  for (const auto& trays : layout.blocks) largest = std::max(largest, static_cast<int>(trays.size()));
+  const int min_nodes = int_param(spec, "min_block_nodes", 0, 1, largest);
+  return std::make_unique<BlockPolicy>(spec.text, std::move(layout), min_nodes);
+}
+
+}  // namespace nvlsim

@@ -1,0 +1,38 @@
+#pragma once
+// "block": Slurm topology/block with --exclusive=topo for every job (partition Exclusive=TOPO). A job
+// takes whole nodes (trays) in the best-fit blocks, and every base block it touches is closed to all
+// other jobs while it runs.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "schedulers/block_layout.hpp"
+#include "schedulers/placement_policy.hpp"
+#include "schedulers/policy_spec.hpp"
+
+namespace nvlsim {
+
+class BlockPolicy final : public PlacementPolicy {
+ public:
+  // min_block_nodes 0: a base block is usable only when all its trays are idle. K > 0: usable when at
+  // least K trays are idle and no job runs in it (trays with a down GPU are left out), as sites do
+  // with 16-node blocks on 18-tray racks to survive failed trays.
+  BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes);
+
+  const std::string& name() const override { return name_; }
+  // ceil(gpus / 4) idle trays chosen by the block best fit (block_layout.hpp) over usable base blocks,
+  // trays in index order inside each block; the GPUs are those trays' lowest ids; held_trays are all
+  // trays of the blocks used. O(trays + blocks log blocks) per call.
+  std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+
+ private:
+  std::string name_;
+  BlockLayout layout_;
+  int min_block_nodes_;
+};
+
+// Parameters: min_block_nodes=K (1..trays per domain; default: every tray of the block).
+std::unique_ptr<PlacementPolicy> make_block_policy(const PolicySpec& spec, const PolicyContext& context);
+
+}  // namespace nvlsim

@@ -1,0 +1,14 @@
+#pragma once
+// Slurm hostlist expressions: "node[001-018,020],other5" -> node001 ... node018, node020, other5.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvlsim {
+
+// Expands every bracket group (several per name allowed, zero padding kept from the range's start).
+// Throws std::invalid_argument saying what is wrong (unbalanced bracket, bad or reversed range, empty name).
+std::vector<std::string> expand_hostlist(std::string_view expression);
+
+}  // namespace nvlsim

@@ -1,0 +1,41 @@
+#pragma once
+// A Slurm topology description (topology.conf, or topology.yaml as of Slurm 25.05) with node names
+// resolved to tray ids.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvlsim {
+
+struct SlurmBlock {
+  std::string name;
+  std::vector<int> trays;  // in the order listed; empty for a placeholder that only keeps alignment
+};
+
+struct SlurmSwitch {
+  std::string name;
+  std::vector<int> trays;     // nodes directly attached (a leaf switch)
+  std::vector<int> children;  // indices into SlurmTopology::switches
+};
+
+struct SlurmTopology {
+  std::vector<SlurmBlock> blocks;  // in file order: higher-level blocks are aligned groups by position
+  std::vector<int> block_sizes;    // nodes per block at each level; empty when the file sets none
+  std::vector<SlurmSwitch> switches;
+};
+
+// Reads topology.conf, or topology.yaml when the name ends in .yaml or .yml. Node names map to trays
+// through `node_names` (tray i is node_names[i]) or, when it is empty, by order of first appearance.
+// Throws InputError "FILE:LINE: what" for unreadable files, malformed lines, unknown or repeated nodes,
+// unknown switches and BlockSizes that are not base x 2^k.
+SlurmTopology read_slurm_topology(const std::string& path, std::span<const std::string> node_names = {});
+
+// The same from text; `file` names it in errors.
+SlurmTopology parse_topology_conf(std::string_view text, std::string_view file,
+                                  std::span<const std::string> node_names = {});
+SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
+                                  std::span<const std::string> node_names = {});
+
+}  // namespace nvlsim

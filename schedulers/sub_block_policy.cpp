@@ -1,0 +1,165 @@
+#include "schedulers/sub_block_policy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/input_error.hpp"
+#include "schedulers/node_gpus.hpp"
+#include "schedulers/policy_params.hpp"
+
+namespace nvlsim {
+
+int segment_nodes(const SegmentOptions& options, int gpus, int nodes, int base_block_nodes) {
+  int segment = options.segment;
+  if (segment < 0 && !options.rules_for_small_jobs && nodes <= base_block_nodes) return nodes;
+  if (segment < 0) {
+    const auto rule = std::find_if(options.rules.begin(), options.rules.end(),
+                                   [gpus](const SegmentRule& r) { return gpus >= r.min_gpus; });
+    segment = rule == options.rules.end() ? 0 : rule->nodes;
+  }
+  if (segment == 0 || segment >= nodes) return nodes;
+  while (nodes % segment != 0) --segment;
+  return segment;
+}
+
+SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options)
+    : name_(std::move(name)), layout_(std::move(layout)), options_(options) {}
+
+std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& state, int gpus) const {
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  std::vector<int> offered(blocks, 0);  // trays with room for the job: nodes Slurm would find available
+  for (int b = 0; b < blocks; ++b) {
+    for (int tray : layout_.blocks[b]) offered[b] += state.free_gpus_in_tray(tray) >= gpus;
+  }
+  std::vector<std::uint8_t> used(blocks, 0);
+  const std::vector<BlockTake> takes = choose_blocks(layout_, offered, used, 1);
+  if (takes.empty()) return std::nullopt;
+  int best = -1;
+  for (int tray : layout_.blocks[takes.front().block]) {
+    const int free = state.free_gpus_in_tray(tray);
+    if (free >= gpus && (best < 0 || free < state.free_gpus_in_tray(best))) best = tray;
+  }
+  Allocation allocation;
+  const int first = state.shape().first_gpu_of_tray(best);
+  for (int gpu = first; static_cast<int>(allocation.gpus.size()) < gpus; ++gpu) {
+    if (state.gpu_free(gpu)) allocation.gpus.push_back(gpu);
+  }
+  return allocation;
+}
+
+std::vector<int> SubBlockPolicy::place_segments(std::vector<int> offered, int nodes, int segment) const {
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  std::vector<int> taken(blocks, 0);
+  std::vector<std::uint8_t> used(blocks, 0);
+  std::vector<int> open(blocks);
+  for (int placed = 0; placed < nodes; placed += segment) {
+    for (int b = 0; b < blocks; ++b) open[b] = options_.spread && used[b] ? 0 : offered[b];
+    const std::vector<BlockTake> takes = choose_blocks(layout_, open, used, segment);
+    if (takes.empty()) return {};
+    for (const BlockTake& take : takes) {
+      offered[take.block] -= take.nodes;
+      taken[take.block] += take.nodes;
+    }
+  }
+  return taken;
+}
+
+std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
+  if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
+  const ClusterShape& shape = state.shape();
+  if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
+  const int nodes = nodes_for(shape, request.gpus);
+  const int segment = segment_nodes(options_, request.gpus, nodes, layout_.level_sizes.front());
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  std::vector<int> idle(blocks, 0);
+  for (int b = 0; b < blocks; ++b) {
+    for (int tray : layout_.blocks[b]) idle[b] += state.tray_idle(tray);
+  }
+  std::vector<int> taken;
+  if (!options_.consolidate) {
+    taken = place_segments(idle, nodes, segment);
+  } else {
+    // A base block offers whole segments only (a segment of at most a base block never splits), so
+    // a group counted that way holds the job unless segments span base blocks; then try the next.
+    std::vector<int> whole = idle;
+    if (segment <= layout_.level_sizes.front()) {
+      for (int& n : whole) n -= n % segment;
+    }
+    for (const BlockRange& group : fitting_groups(layout_, whole, nodes)) {
+      std::vector<int> inside(blocks, 0);
+      std::copy(idle.begin() + group.first, idle.begin() + group.end, inside.begin() + group.first);
+      taken = place_segments(std::move(inside), nodes, segment);
+      if (!taken.empty()) break;
+    }
+  }
+  if (taken.empty()) return std::nullopt;
+  std::vector<int> trays;
+  for (int b = 0; b < blocks; ++b) {
+    for (auto tray = layout_.blocks[b].begin(); taken[b] > 0; ++tray) {
+      if (state.tray_idle(*tray)) {
+        trays.push_back(*tray);
+        --taken[b];
+      }
+    }
+  }
+  Allocation allocation;
+  allocation.gpus = gpus_on_trays(shape, std::move(trays), request.gpus);
+  return allocation;
+}
+
+namespace {
+
+// "128>16/32>4/0>1" -> rules sorted by descending min_gpus.
+std::vector<SegmentRule> parse_segment_rules(const PolicySpec& spec, std::string_view text) {
+  std::vector<SegmentRule> rules;
+  auto fail = [&](std::string_view why) {
+    throw InputError(fmt::format("policy spec '{}': segment_rules: {} (expected GPUS>NODES/GPUS>NODES/...)",
+                                 spec.text, why));
+  };
+  while (!text.empty()) {
+    const std::size_t slash = std::min(text.find('/'), text.size());
+    const std::string_view part = text.substr(0, slash);
+    const std::size_t gt = part.find('>');
+    if (gt == std::string_view::npos) fail(fmt::format("'{}' has no '>'", part));
+    SegmentRule rule;
+    const auto a = std::from_chars(part.data(), part.data() + gt, rule.min_gpus);
+    const auto b = std::from_chars(part.data() + gt + 1, part.data() + part.size(), rule.nodes);
+    if (a.ec != std::errc{} || a.ptr != part.data() + gt || b.ec != std::errc{} ||
+        b.ptr != part.data() + part.size() || rule.min_gpus < 0 || rule.nodes < 0)
+      fail(fmt::format("'{}' is not two non-negative integers", part));
+    rules.push_back(rule);
+    text.remove_prefix(std::min(slash + 1, text.size()));
+  }
+  if (rules.empty()) fail("empty");
+  std::stable_sort(rules.begin(), rules.end(),
+                   [](const SegmentRule& x, const SegmentRule& y) { return x.min_gpus > y.min_gpus; });
+  return rules;
+}
+
+}  // namespace
+
+std::unique_ptr<PlacementPolicy> make_sub_block_policy(const PolicySpec& spec, const PolicyContext& context) {
+  static constexpr std::string_view kKeys[] = {"segment", "spread", "consolidate", "segment_rules"};
+  check_param_keys(spec, kKeys);
+  SegmentOptions options;
+  const std::optional<std::string_view> segment = find_param(spec, "segment");
+  options.segment =
+      segment == "none" ? 0 : int_param(spec, "segment", -1, 0, std::numeric_limits<int>::max());
+  options.spread = flag_param(spec, "spread");
+  options.consolidate = flag_param(spec, "consolidate");
+  if (const auto rules = find_param(spec, "segment_rules")) {
+    options.rules = parse_segment_rules(spec, *rules);
+    options.rules_for_small_jobs = true;
+  }
+  return std::make_unique<SubBlockPolicy>(spec.text, make_block_layout(context), options);
+}
+
+}  // namespace nvlsim

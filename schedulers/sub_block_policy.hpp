@@ -1,0 +1,69 @@
+#pragma once
+// "sub-block": Slurm topology/block without exclusivity, with segments (--segment). Jobs of at least one
+// tray's GPUs take whole idle trays, placed segment by segment with the block best fit; smaller jobs
+// share a tray in the best-fit block.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedulers/block_layout.hpp"
+#include "schedulers/placement_policy.hpp"
+#include "schedulers/policy_spec.hpp"
+
+namespace nvlsim {
+
+// Jobs of at least min_gpus GPUs get segments of `nodes` nodes (the first rule that matches, rules in
+// descending min_gpus).
+struct SegmentRule {
+  int min_gpus = 0;
+  int nodes = 1;
+};
+
+// NVIDIA's guidance for GB200 NVL72 (DOMAIN.md §3): 16 nodes from 128 GPUs, 4 nodes from 32, else 1.
+inline const std::vector<SegmentRule> kNvidiaSegmentRules = {{128, 16}, {32, 4}, {0, 1}};
+
+struct SegmentOptions {
+  int segment = -1;          // nodes per segment; -1 = by `rules`, 0 = the whole job
+  bool spread = false;       // --spread-segments: no two segments of a job in one base block
+  bool consolidate = false;  // --consolidate-segments: all segments inside one block of the job's level
+  std::vector<SegmentRule> rules = kNvidiaSegmentRules;
+  // False for the built-in table: a job that fits in one base block stays one segment, as in Slurm
+  // without --segment; the table sizes the segments of jobs that must span blocks anyway. True when
+  // the user gave the table, which then applies to every job.
+  bool rules_for_small_jobs = false;
+};
+
+// Nodes per segment for a job of `gpus` GPUs on `nodes` nodes: options.segment, or by the rule table when
+// it is -1 (a job no rule matches is one segment). `base_block_nodes` is the smallest block's size. Slurm
+// rejects a segment that does not divide the node count; nvlsim uses the largest divisor of `nodes` not above
+// it instead.
+int segment_nodes(const SegmentOptions& options, int gpus, int nodes, int base_block_nodes);
+
+class SubBlockPolicy final : public PlacementPolicy {
+ public:
+  SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options);
+
+  const std::string& name() const override { return name_; }
+  // Fewer GPUs than a tray has: the block best fit for one node over trays with enough free GPUs, then
+  // the tray with the fewest free GPUs that suffice (lowest index on ties), lowest GPU ids. Otherwise
+  // ceil(gpus / 4) idle trays in segments placed one after another, each by choose_blocks; the highest
+  // tray gives only the GPUs left over and its other GPUs stay free. O(trays + segments x blocks).
+  std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+
+ private:
+  std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
+  // Idle trays taken per base block for all segments, or empty when some segment does not fit.
+  std::vector<int> place_segments(std::vector<int> offered, int nodes, int segment) const;
+
+  std::string name_;
+  BlockLayout layout_;
+  SegmentOptions options_;
+};
+
+// Parameters: segment=S (0 = none; default: the rule table), spread=0|1, consolidate=0|1, and
+// segment_rules=G>S/G>S/... (jobs of at least G GPUs get S-node segments; default 128>16/32>4/0>1).
+std::unique_ptr<PlacementPolicy> make_sub_block_policy(const PolicySpec& spec, const PolicyContext& context);
+
+}  // namespace nvlsim

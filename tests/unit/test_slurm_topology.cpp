@@ -1,0 +1,192 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "models/input_error.hpp"
+#include "placement_fixtures.hpp"
+#include "schedulers/hostlist.hpp"
+#include "schedulers/policy_registry.hpp"
+#include "schedulers/slurm_topology.hpp"
+
+using Catch::Matchers::Contains;
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+using nvlsim::InputError;
+using nvlsim::PolicyContext;
+using nvlsim::SlurmTopology;
+using nvlsim::test::ids;
+using nvlsim::test::tray_gpus;
+
+namespace {
+
+// As NVIDIA topograph writes it: racks as blocks, a degraded rack of 14 nodes, an empty placeholder
+// keeping aggregates aligned.
+constexpr const char* kConf = R"(# NVL72 cliques
+BlockName=b1 Nodes=gb[001-018]
+BlockName=b2 Nodes=gb[019-036]
+
+BlockName=b3 Nodes=gb[037-050]   # two trays out
+BlockName=b4
+BlockSizes=18,36,72
+)";
+
+std::vector<int> block_trays(const SlurmTopology& topology, std::size_t block) {
+  return topology.blocks.at(block).trays;
+}
+
+}  // namespace
+
+TEST_CASE("hostlists expand ranges, lists, padding and several brackets", "[slurm_topology]") {
+  CHECK(nvlsim::expand_hostlist("node[001-003,010],other5,r[1-2]n[8-9]") ==
+        std::vector<std::string>{"node001", "node002", "node003", "node010", "other5", "r1n8", "r1n9", "r2n8",
+                                 "r2n9"});
+  CHECK(nvlsim::expand_hostlist("n[9-11]") == std::vector<std::string>{"n9", "n10", "n11"});
+  for (const char* bad : {"n[1-", "n1]", "n[3-1]", "n[a-b]", "a,,b", "n[1-2"}) {
+    CHECK_THROWS_AS(nvlsim::expand_hostlist(bad), std::invalid_argument);
+  }
+}
+
+TEST_CASE("topology.conf gives blocks in file order, placeholders and BlockSizes", "[slurm_topology]") {
+  const SlurmTopology topology = nvlsim::parse_topology_conf(kConf, "t.conf");
+  REQUIRE(topology.blocks.size() == 4);
+  CHECK(topology.blocks[0].name == "b1");
+  CHECK(block_trays(topology, 0) == ids(0, 18));  // first distinct node = tray 0
+  CHECK(block_trays(topology, 1) == ids(18, 36));
+  CHECK(block_trays(topology, 2) == ids(36, 50));
+  CHECK(block_trays(topology, 3).empty());
+  CHECK(topology.block_sizes == std::vector{18, 36, 72});
+  CHECK(topology.switches.empty());
+}
+
+TEST_CASE("topology node names map through an explicit list", "[slurm_topology]") {
+  const std::vector<std::string> names = {"gb003", "gb001", "gb002"};
+  const SlurmTopology topology =
+      nvlsim::parse_topology_conf("BlockName=b1 Nodes=gb[001-003]\n", "t.conf", names);
+  CHECK(block_trays(topology, 0) == std::vector{1, 2, 0});
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf("\nBlockName=b1 Nodes=gb[001-004]\n", "t.conf", names),
+                    "t.conf:2: unknown node 'gb004'");
+}
+
+TEST_CASE("topology.conf errors name file and line", "[slurm_topology]") {
+  const auto message = [](const std::string& text) {
+    try {
+      nvlsim::parse_topology_conf(text, "t.conf");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message("BlockName=b1 Nodes=n1\nBlockSizes=18,30\n") ==
+        "t.conf:2: block size 30 is not the base 18 times a rising power of 2");
+  CHECK_THAT(message("BlockSizes=18,72,36\n"), Contains("t.conf:1:"));
+  CHECK_THAT(message("# c\nBlockName=b1 Nodes=n[1-x]\n"), Contains("t.conf:2: bad range"));
+  CHECK_THAT(message("Frobnicate=1\n"), Contains("t.conf:1: expected BlockName="));
+  CHECK_THAT(message("BlockName=b1 Nodes=n1 Weight=3\n"), Contains("t.conf:1: unknown key 'Weight'"));
+  CHECK_THAT(message("BlockName=b1 Nodes=n1\nBlockName=b1 Nodes=n2\n"),
+             Contains("t.conf:2: block 'b1' defined twice"));
+  CHECK_THAT(message("SwitchName=s0 Switches=s[1-2]\nSwitchName=s1 Nodes=n1\n"),
+             Contains("t.conf:1: unknown switch 's2'"));
+  CHECK_THAT(message("BlockName=b1 Nodes\n"), Contains("t.conf:1: 'Nodes' is not Key=Value"));
+}
+
+TEST_CASE("topology.conf switches link children by name, in any order", "[slurm_topology]") {
+  const SlurmTopology topology = nvlsim::parse_topology_conf(
+      "SwitchName=spine Switches=leaf[1-2] LinkSpeed=400\nSwitchName=leaf1 Nodes=n[1-2]\nSwitchName=leaf2 "
+      "Nodes=n3\n",
+      "t.conf");
+  REQUIRE(topology.switches.size() == 3);
+  CHECK(topology.switches[0].children == std::vector{1, 2});
+  CHECK(topology.switches[1].trays == std::vector{0, 1});
+  CHECK(topology.switches[2].trays == std::vector{2});
+}
+
+TEST_CASE("topology.yaml reads the cluster default's block and a tree", "[slurm_topology]") {
+  constexpr const char* kYaml = R"(# Slurm 25.05 style
+- topology: fabric
+  tree:
+    switches:
+      - switch: s0
+        children: s[1-2]
+      - switch: s1
+        nodes: gb[001-032]
+      - switch: s2
+        nodes: gb[033-064]
+- topology: nvl
+  cluster_default: true
+  block:
+    block_sizes: [18, 36]
+    blocks:
+      - block: b1
+        nodes: gb[001-018]
+      - block: b2
+      - block: "b3"
+        nodes: gb[019-036]
+)";
+  const SlurmTopology topology = nvlsim::parse_topology_yaml(kYaml, "t.yaml");
+  REQUIRE(topology.blocks.size() == 3);
+  CHECK(block_trays(topology, 0) == ids(0, 18));
+  CHECK(block_trays(topology, 1).empty());
+  CHECK(topology.blocks[2].name == "b3");
+  CHECK(block_trays(topology, 2) == ids(18, 36));
+  CHECK(topology.block_sizes == std::vector{18, 36});
+  REQUIRE(topology.switches.size() == 3);
+  CHECK(topology.switches[0].children == std::vector{1, 2});
+  CHECK(topology.switches[1].trays == ids(0, 32));
+  CHECK(topology.switches[2].trays == ids(32, 64));
+}
+
+TEST_CASE("topology.yaml errors name file and line", "[slurm_topology]") {
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_yaml(
+          "- topology: t\n  block:\n    blocks:\n      - block: b\n        nodes: n[2-1]\n", "t.yaml"),
+      Contains("t.yaml:4: reversed range"));
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml("- topology: t\n  bloc:\n    blocks: []\n", "t.yaml"),
+                    Contains("t.yaml:2: unknown key 'bloc'"));
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml("- topology: t\n   tree: x\n", "t.yaml"),
+                    Contains("t.yaml:2: unexpected indentation"));
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml(
+                        "- topology: t\n  block:\n    block_sizes: [18, 27]\n    blocks: []\n", "t.yaml"),
+                    Contains("t.yaml:3: block size 27"));
+}
+
+TEST_CASE("block policies follow the topology's blocks, placeholders included", "[slurm_topology]") {
+  PolicyContext context{ClusterShape{4, 18, 4}};
+  context.topology = nvlsim::parse_topology_conf(kConf, "t.conf");
+  const ClusterState empty(context.shape);
+  // 20 nodes: pairs (b1, b2) offer 36, (b3, placeholder) 14: b1 whole, then 2 trays of b2.
+  CHECK(nvlsim::make_policy("block", context)->place(empty, {80})->gpus == tray_gpus(0, 20));
+  // A placeholder first shifts the pairs: (b0, b1) offers 18, (b2, b3) 36 and wins.
+  context.topology = nvlsim::parse_topology_conf(
+      "BlockName=b0\nBlockName=b1 Nodes=n[01-18]\nBlockName=b2 Nodes=n[19-36]\nBlockName=b3 Nodes=n[37-54]\n",
+      "t.conf");
+  CHECK(nvlsim::make_policy("sub-block:segment=0", context)->place(empty, {80})->gpus == tray_gpus(18, 38));
+  // Trays the topology leaves out are never used: 14 free trays of b3 do not hold 16 nodes.
+  context.topology = nvlsim::parse_topology_conf(kConf, "t.conf");
+  const auto rack = nvlsim::make_policy("sub-block:segment=0", context);
+  ClusterState two_full(context.shape);
+  two_full.apply(nvlsim::Allocation{tray_gpus(0, 36), {}});
+  CHECK_FALSE(rack->place(two_full, {64}).has_value());
+  CHECK(rack->place(two_full, {56})->gpus == tray_gpus(36, 50));
+}
+
+TEST_CASE("tree follows the topology's switches", "[slurm_topology]") {
+  PolicyContext context{ClusterShape{4, 18, 4}};
+  context.topology = nvlsim::parse_topology_conf(
+      "SwitchName=top Switches=l[1-2]\nSwitchName=l1 Nodes=n[01-40]\nSwitchName=l2 Nodes=n[41-72]\n",
+      "t.conf");
+  const auto tree = nvlsim::make_policy("tree", context);
+  const ClusterState empty(context.shape);
+  // 120 GPUs: l2 (32 trays, 128 GPUs) is tighter than l1 (160): trays 40..69.
+  CHECK(tree->place(empty, {120})->gpus == tray_gpus(40, 70));
+  // 200 GPUs: only top; l1 (160) whole, then 40 of l2.
+  CHECK(tree->place(empty, {200})->gpus == tray_gpus(0, 50));
+}
+
+TEST_CASE("a topology naming trays beyond the machine is an input error", "[slurm_topology]") {
+  PolicyContext context{ClusterShape{1, 18, 4}};
+  context.topology = nvlsim::parse_topology_conf("BlockName=b1 Nodes=n[01-19]\n", "t.conf");
+  CHECK_THROWS_AS(nvlsim::make_policy("block", context), InputError);
+  context.topology = nvlsim::parse_topology_conf("SwitchName=s Nodes=n[01-19]\n", "t.conf");
+  CHECK_THROWS_AS(nvlsim::make_policy("tree", context), InputError);
+}
