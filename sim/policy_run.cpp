@@ -10,7 +10,7 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
                         std::span<const Job> jobs, const SimulationConfig& config,
                         const ProgressFn& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  PolicyResult result{policy.name(), std::vector<JobOutcome>(jobs.size()), 0};
+  PolicyResult result{policy.name(), std::vector<JobOutcome>(jobs.size()), {}, 0};
   Admission admission(policy, platform.spec.shape);
   std::vector<std::size_t> admitted;
   for (std::size_t j = 0; j < jobs.size(); ++j) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/job_outcome.hpp"
+#include "analysis/state_sample.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/job_driver.hpp"
@@ -17,6 +18,7 @@ namespace nvlsim {
 struct PolicyResult {
   std::string policy;
   std::vector<JobOutcome> outcomes;  // index = job index
+  std::vector<StateSample> samples;  // the cluster's state at every change
   double wall_seconds = 0;
 };
 
