@@ -69,6 +69,7 @@ void ClusterState::release(const Allocation& allocation) {
 }
 
 void ClusterState::set_down(int gpu, bool down) {
+  down_total_ += (down ? 1 : 0) - down_[gpu];
   down_[gpu] = down ? 1 : 0;
   recount_tray(shape_.tray_of_gpu(gpu));
 }

@@ -26,6 +26,7 @@ class ClusterState {
   bool tray_idle(int tray) const;
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
   int free_gpus() const { return free_total_; }
+  int down_gpus() const { return down_total_; }
 
   // Marks the allocation's GPUs busy and its trays held. The GPUs must be free.
   void apply(const Allocation& allocation);
@@ -44,6 +45,7 @@ class ClusterState {
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
   int free_total_ = 0;
+  int down_total_ = 0;
 };
 
 }  // namespace nvlsim

@@ -6,12 +6,14 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
 #include <stdexcept>
 
 #include "models/collective.hpp"
+#include "sim/state_sampler.hpp"
 
 namespace nvlsim {
 
@@ -45,6 +47,15 @@ struct Attempt {
 
 enum class EventKind { compute_done, time_limit };
 
+// Bookkeeping of one SimGrid transfer, parallel to the list of comms waited on.
+struct FlowRecord {
+  std::size_t job = 0;
+  Plane plane = Plane::nvlink;
+  int multiplicity = 1;       // GPUs or NICs the flow stands for
+  double size = 0;            // bytes
+  double last_remaining = 0;  // bytes, at the last state record
+};
+
 struct Event {
   double time;
   std::uint64_t seq;  // ties resolve in scheduling order, so runs are reproducible
@@ -66,10 +77,12 @@ class Driver {
         outcomes_(outcomes),
         progress_(progress),
         state_(platform.spec.shape),
+        sampler_(platform.spec.shape, platform.spec.fabric, jobs, admitted, policy),
         attempts_(jobs.size()),
         running_index_(jobs.size(), kNotRunning) {}
 
   void operator()() {
+    record_state();
     while (finished_ < admitted_.size()) {
       const double now = s4u::Engine::get_clock();
       while (next_submit_ < admitted_.size() &&
@@ -80,10 +93,17 @@ class Driver {
         agenda_.pop();
         handle(e);
       }
-      if (dirty_) schedule();
+      if (dirty_) {
+        schedule();
+        record_state();
+      }
       wait_for_next_change();
     }
+    record_state();
+    samples_ = sampler_.take();
   }
+
+  std::vector<StateSample> take_samples() { return std::move(samples_); }
 
  private:
   static constexpr std::size_t kNotRunning = std::numeric_limits<std::size_t>::max();
@@ -111,6 +131,18 @@ class Driver {
 
   void push(double time, std::size_t job, EventKind kind) { agenda_.push({time, seq_++, job, kind}); }
 
+  // Bytes the planes carried since the last record: finished flows were counted as they ended.
+  void record_state() {
+    for (std::size_t i = 0; i < comms_.size(); ++i) {
+      FlowRecord& f = flows_[i];
+      const double remaining = comms_[i]->get_remaining();
+      carried_[static_cast<int>(f.plane)] += (f.last_remaining - remaining) * f.multiplicity;
+      f.last_remaining = remaining;
+    }
+    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, carried_[0], carried_[1]);
+    carried_ = {0, 0};
+  }
+
   void submit(std::size_t job) {
     queue_.push_back({job, jobs_[job].gpus, jobs_[job].time_limit});
     dirty_ = true;
@@ -120,7 +152,6 @@ class Driver {
     dirty_ = false;
     const double now = s4u::Engine::get_clock();
     const auto decisions = easy_backfill(now, state_, queue_, running_, policy_);
-    if (decisions.empty()) return;
     for (const auto& d : decisions) start(d.job, d.allocation, now);
     std::erase_if(queue_, [this](const QueuedJob& q) { return attempts_[q.job].running; });
   }
@@ -128,6 +159,8 @@ class Driver {
   void start(std::size_t job, const Allocation& allocation, double now) {
     const Job& j = jobs_[job];
     state_.apply(allocation);
+    sampler_.touch(allocation);
+    busy_gpus_ += static_cast<int>(allocation.gpus.size());
     running_index_[job] = running_.size();
     running_.push_back({job, now + j.time_limit, allocation});
 
@@ -233,37 +266,36 @@ class Driver {
       // GPUs of one job never share an NVLink port with another job and the switches are non-blocking,
       // so one representative flow per domain gives every GPU's transfer time.
       const auto& gpus = a.domain_gpus[f.src_domain];
-      send(job, platform_.gpu_hosts[gpus[0]], platform_.gpu_hosts[gpus[1]], f.bytes);
+      send(job, f, platform_.gpu_hosts[gpus[0]], platform_.gpu_hosts[gpus[1]]);
       return;
     }
     // One flow per domain pair stands for the domain's NICs sending in parallel. A flow per NIC would
     // load shared fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached
     // comms live in a list), twenty times the run time on nvl72x64; see docs/simgrid.md.
     out.cross_domain_bytes += f.bytes * f.multiplicity;
-    send(job, platform_.nic_hosts[a.domain_gpus[f.src_domain][0]],
-         platform_.nic_hosts[a.domain_gpus[f.dst_domain][0]], f.bytes);
+    send(job, f, platform_.nic_hosts[a.domain_gpus[f.src_domain][0]],
+         platform_.nic_hosts[a.domain_gpus[f.dst_domain][0]]);
   }
 
-  void send(std::size_t job, s4u::Host* from, s4u::Host* to, double bytes) {
-    const auto size = static_cast<std::uint64_t>(std::llround(bytes));
+  void send(std::size_t job, const PlannedFlow& f, s4u::Host* from, s4u::Host* to) {
+    const auto size = static_cast<std::uint64_t>(std::llround(f.bytes));
     if (size == 0) return;
     comms_.push_back(s4u::Comm::sendto_async(from, to, size));
-    comm_jobs_.push_back(job);
-    comm_sizes_.push_back(static_cast<double>(size));
+    const double bytes = static_cast<double>(size);
+    flows_.push_back({job, f.plane, f.multiplicity, bytes, bytes});
     ++attempts_[job].flows_left;
   }
 
   void remove_comm(std::size_t i) {
     comms_[i] = std::move(comms_.back());
     comms_.pop_back();
-    comm_jobs_[i] = comm_jobs_.back();
-    comm_jobs_.pop_back();
-    comm_sizes_[i] = comm_sizes_.back();
-    comm_sizes_.pop_back();
+    flows_[i] = flows_.back();
+    flows_.pop_back();
   }
 
   void flow_done(std::size_t i) {
-    const std::size_t job = comm_jobs_[i];
+    const std::size_t job = flows_[i].job;
+    carried_[static_cast<int>(flows_[i].plane)] += flows_[i].last_remaining * flows_[i].multiplicity;
     remove_comm(i);
     Attempt& a = attempts_[job];
     if (--a.flows_left > 0) return;
@@ -279,8 +311,11 @@ class Driver {
     double sent = 0;
     double flows = 0;
     for (std::size_t i = comms_.size(); i-- > 0;) {
-      if (comm_jobs_[i] != job) continue;
-      sent += 1.0 - comms_[i]->get_remaining() / comm_sizes_[i];
+      if (flows_[i].job != job) continue;
+      const double remaining = comms_[i]->get_remaining();
+      sent += 1.0 - remaining / flows_[i].size;
+      carried_[static_cast<int>(flows_[i].plane)] +=
+          (flows_[i].last_remaining - remaining) * flows_[i].multiplicity;
       flows += 1;
       comms_[i]->cancel();
       remove_comm(i);
@@ -299,6 +334,8 @@ class Driver {
     Attempt& a = attempts_[job];
     a.running = false;
     state_.release(a.allocation);
+    sampler_.touch(a.allocation);
+    busy_gpus_ -= static_cast<int>(a.allocation.gpus.size());
     const std::size_t pos = running_index_[job];
     running_[pos] = std::move(running_.back());
     running_index_[running_[pos].job] = pos;
@@ -325,14 +362,17 @@ class Driver {
   const ProgressFn& progress_;
 
   ClusterState state_;
+  StateSampler sampler_;
+  std::vector<StateSample> samples_;
+  int busy_gpus_ = 0;
+  std::array<double, 2> carried_{0, 0};  // bytes since the last record, by Plane
   std::vector<Attempt> attempts_;
   std::vector<QueuedJob> queue_;
   std::vector<RunningJob> running_;
   std::vector<std::size_t> running_index_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> agenda_;
   std::vector<s4u::ActivityPtr> comms_;
-  std::vector<std::size_t> comm_jobs_;
-  std::vector<double> comm_sizes_;  // bytes, for the share a cancelled flow had sent
+  std::vector<FlowRecord> flows_;  // parallel to comms_
   std::size_t next_submit_ = 0;
   std::size_t finished_ = 0;
   std::uint64_t seq_ = 0;
@@ -341,13 +381,15 @@ class Driver {
 
 }  // namespace
 
-void run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
-              std::span<const std::size_t> admitted, const PlacementPolicy& policy,
-              const SimulationConfig& config, std::vector<JobOutcome>& outcomes, const ProgressFn& progress) {
+std::vector<StateSample> run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
+                                  std::span<const std::size_t> admitted, const PlacementPolicy& policy,
+                                  const SimulationConfig& config, std::vector<JobOutcome>& outcomes,
+                                  const ProgressFn& progress) {
   auto* engine = s4u::Engine::get_instance();
   Driver driver(platform, jobs, admitted, policy, config, outcomes, progress);
   s4u::Actor::create("nvlsim-driver", platform.gpu_hosts.front(), std::ref(driver));
   engine->run();
+  return driver.take_samples();
 }
 
 }  // namespace nvlsim

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/job_outcome.hpp"
+#include "analysis/state_sample.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/easy_backfill.hpp"
 #include "schedulers/placement_policy.hpp"
@@ -21,10 +22,11 @@ using ProgressFn = std::function<void(std::size_t jobs_done, double sim_time)>;
 // Runs the engine to the end: one driver actor submits the admitted jobs at their submit times, asks
 // the policy for placements at every change, and runs each job as rounds of computation and
 // collective communication, the latter as SimGrid transfers so that jobs sharing links slow each
-// other. Fills outcomes[j] for every admitted job index j. An engine can run only once, so this is
-// called once per process.
-void run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
-              std::span<const std::size_t> admitted, const PlacementPolicy& policy,
-              const SimulationConfig& config, std::vector<JobOutcome>& outcomes, const ProgressFn& progress);
+// other. Fills outcomes[j] for every admitted job index j and returns the cluster's state at every
+// change. An engine can run only once, so this is called once per process.
+std::vector<StateSample> run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
+                                  std::span<const std::size_t> admitted, const PlacementPolicy& policy,
+                                  const SimulationConfig& config, std::vector<JobOutcome>& outcomes,
+                                  const ProgressFn& progress);
 
 }  // namespace nvlsim

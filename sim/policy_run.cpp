@@ -20,7 +20,7 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
     else
       result.outcomes[j].reason = std::move(reason);
   }
-  run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
+  result.samples = run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

@@ -76,8 +76,8 @@ std::string encode(const PolicyResult& result) {
     w.put(s.nvlink_util);
     w.put(s.ib_util);
     w.put(s.fgd_fragment_gpus);
-    w.put<std::uint64_t>(s.largest_free_run.size());
-    for (int v : s.largest_free_run) w.put<std::int32_t>(v);
+    w.put<std::int32_t>(s.largest_free_run);
+    w.put<std::int32_t>(s.idle_domains);
   }
   return w.take();
 }
@@ -104,14 +104,15 @@ PolicyResult decode(std::string_view bytes) {
   result.samples.resize(r.get<std::uint64_t>());
   for (auto& s : result.samples) {
     s.time = r.get<double>();
-    for (int* v : {&s.busy_gpus, &s.free_gpus, &s.down_gpus, &s.held_idle_gpus, &s.stranded_gpus, &s.queued_jobs})
+    for (int* v :
+         {&s.busy_gpus, &s.free_gpus, &s.down_gpus, &s.held_idle_gpus, &s.stranded_gpus, &s.queued_jobs})
       *v = r.get<std::int32_t>();
     s.queued_gpus = r.get<std::int64_t>();
     s.nvlink_util = r.get<double>();
     s.ib_util = r.get<double>();
     s.fgd_fragment_gpus = r.get<double>();
-    s.largest_free_run.resize(r.get<std::uint64_t>());
-    for (int& v : s.largest_free_run) v = r.get<std::int32_t>();
+    s.largest_free_run = r.get<std::int32_t>();
+    s.idle_domains = r.get<std::int32_t>();
   }
   if (!r.done()) throw std::runtime_error("nvlsim: trailing bytes in a policy process's result");
   return result;
