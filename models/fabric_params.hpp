@@ -11,6 +11,7 @@ struct FabricParams {
   double nic_bw = 50e9;              // bytes/s each way: ConnectX-7, 400 Gb/s
   double ib_latency = 0;             // s per link
   double ib_oversubscription = 1.0;  // fabric bisection = NICs x nic_bw / this
+  bool nvlink_sharp = false;         // NVLink SHARP: NVSwitches reduce in place (all-reduce only)
 
   // Per GPU per direction over NVLink: 18 x 50 GB/s = 900 GB/s.
   double nvlink_gpu_bw() const { return nvlink_links_per_gpu * nvlink_link_bw; }

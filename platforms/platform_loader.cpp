@@ -80,6 +80,7 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   f.nic_bw = props.get<double>("nic_bw", 1.0);
   f.ib_latency = props.get<double>("ib_latency", 0.0);
   f.ib_oversubscription = props.get<double>("ib_oversubscription", 1.0);
+  f.nvlink_sharp = props.get<int>("nvlink_sharp", 0) != 0;
   if (const char* names = engine.get_netzone_root()->get_property("nvlsim.node_names")) p.spec.node_names = names;
   const int gpus = p.spec.shape.gpus();
   p.gpu_hosts = hosts(engine, file, "gpu-", gpus);

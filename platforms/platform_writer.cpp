@@ -49,6 +49,7 @@ std::string platform_xml(const PlatformSpec& spec) {
   prop(out, in, "nic_bw", num(f.nic_bw));
   prop(out, in, "ib_latency", num(f.ib_latency));
   prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
+  prop(out, in, "nvlink_sharp", f.nvlink_sharp ? "1" : "0");
   if (!spec.node_names.empty()) prop(out, in, "node_names", spec.node_names);
   const int per_domain = s.gpus_per_domain();
   // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).

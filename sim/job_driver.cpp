@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "models/collective.hpp"
+#include "sim/flow_endpoints.hpp"
 #include "sim/state_sampler.hpp"
 
 namespace nvlsim {
@@ -168,14 +169,7 @@ class Driver {
     a = Attempt{};
     a.allocation = allocation;
     a.running = true;
-    const auto& shape = platform_.spec.shape;
-    int last_domain = -1;
-    for (int gpu : allocation.gpus) {
-      const int d = shape.domain_of_gpu(gpu);
-      if (d != last_domain) a.domain_gpus.emplace_back();
-      a.domain_gpus.back().push_back(gpu);
-      last_domain = d;
-    }
+    a.domain_gpus = group_by_domain(allocation.gpus, platform_.spec.shape);
     plan_communication(j, a);
 
     JobOutcome& out = outcomes_[job];
@@ -192,9 +186,12 @@ class Driver {
   void plan_communication(const Job& j, Attempt& a) const {
     const auto& fabric = platform_.spec.fabric;
     const int rounds = config_.comm_rounds;
+    const auto plan = [this, &fabric](std::span<const int> counts, double message) {
+      return plan_collective(config_.collective, counts, message, fabric.nvlink_sharp);
+    };
     const auto reference = reference_placement(j.gpus, platform_.spec.shape.gpus_per_domain());
-    const double fixed = uncontended_time(plan_all_reduce(reference, 0.0), fabric);
-    const double per_byte = uncontended_time(plan_all_reduce(reference, 1.0), fabric) - fixed;
+    const double fixed = uncontended_time(plan(reference, 0.0), fabric);
+    const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
     const double target = config_.comm_fraction * j.run_time / rounds;
     if (per_byte <= 0 || target <= fixed) {
       a.compute_per_round = j.run_time / rounds;
@@ -204,13 +201,13 @@ class Driver {
     a.compute_per_round = (1.0 - config_.comm_fraction) * j.run_time / rounds;
     std::vector<int> counts;
     for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));
-    a.steps = plan_all_reduce(counts, message);
+    a.steps = plan(counts, message);
     for (const auto& step : a.steps) {
       a.step_times.push_back(uncontended_time(std::span(&step, 1), fabric));
       a.round_comm_uncontended += a.step_times.back();
     }
     const int one_domain[] = {j.gpus};
-    a.ideal_comm_per_round = uncontended_time(plan_all_reduce(one_domain, message), fabric);
+    a.ideal_comm_per_round = uncontended_time(plan(one_domain, message), fabric);
   }
 
   void begin_round(std::size_t job) {
@@ -259,27 +256,16 @@ class Driver {
     begin_round(job);
   }
 
+  // One aggregated flow per planned flow (see flow_endpoints.hpp): a flow per NIC would load shared
+  // fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached comms live in
+  // a list), twenty times the run time on nvl72x64 (docs/model.md).
   void launch(std::size_t job, Attempt& a, const PlannedFlow& f) {
     JobOutcome& out = outcomes_[job];
     out.comm_bytes += f.bytes * f.multiplicity;
-    if (f.plane == Plane::nvlink) {
-      // GPUs of one job never share an NVLink port with another job and the switches are non-blocking,
-      // so one representative flow per domain gives every GPU's transfer time.
-      const auto& gpus = a.domain_gpus[f.src_domain];
-      send(job, f, platform_.gpu_hosts[gpus[0]], platform_.gpu_hosts[gpus[1]]);
-      return;
-    }
-    // One flow per domain pair stands for the domain's NICs sending in parallel. A flow per NIC would
-    // load shared fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached
-    // comms live in a list), twenty times the run time on nvl72x64; see docs/simgrid.md.
-    out.cross_domain_bytes += f.bytes * f.multiplicity;
-    send(job, f, platform_.nic_hosts[a.domain_gpus[f.src_domain][0]],
-         platform_.nic_hosts[a.domain_gpus[f.dst_domain][0]]);
-  }
-
-  void send(std::size_t job, const PlannedFlow& f, s4u::Host* from, s4u::Host* to) {
+    if (f.plane == Plane::infiniband) out.cross_domain_bytes += f.bytes * f.multiplicity;
     const auto size = static_cast<std::uint64_t>(std::llround(f.bytes));
     if (size == 0) return;
+    const auto [from, to] = flow_endpoints(platform_, a.domain_gpus, f);
     comms_.push_back(s4u::Comm::sendto_async(from, to, size));
     const double bytes = static_cast<double>(size);
     flows_.push_back({job, f.plane, f.multiplicity, bytes, bytes});

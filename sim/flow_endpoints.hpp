@@ -1,0 +1,28 @@
+#pragma once
+// Where a planned flow runs on the platform: the SimGrid hosts that stand for its source and destination.
+
+#include <simgrid/s4u/Host.hpp>
+
+#include <vector>
+
+#include "models/collective.hpp"
+#include "platforms/platform_loader.hpp"
+
+namespace nvlsim {
+
+struct FlowEndpoints {
+  simgrid::s4u::Host* from = nullptr;
+  simgrid::s4u::Host* to = nullptr;
+};
+
+// NVLink flows run between the domain's first two GPUs: a job's GPUs never share an NVLink port with
+// another job and the switches are non-blocking, so one flow gives every GPU's transfer time.
+// InfiniBand flows run from the source domain's first NIC to the destination domain's first NIC,
+// standing for the domain's NICs sending in parallel. `domain_gpus` lists the job's GPUs per domain.
+FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& domain_gpus,
+                             const PlannedFlow& flow);
+
+// The job's GPUs (ascending) grouped by NVLink domain.
+std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape);
+
+}  // namespace nvlsim

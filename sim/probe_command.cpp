@@ -1,0 +1,163 @@
+#include "sim/probe_command.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+
+#include <charconv>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+#include "models/input_error.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/flow_endpoints.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+namespace s4u = simgrid::s4u;
+
+struct ProbeOptions {
+  std::string platform;
+  std::vector<int> gpus;                     // --gpus "0-3 72-75"
+  std::optional<std::pair<int, int>> route;  // --route A B
+  Collective collective = Collective::all_reduce;
+  double bytes = 1e9;  // message size per GPU
+};
+
+[[noreturn]] void fail(std::string_view flag, std::string_view what) {
+  throw InputError(fmt::format("nvlsim probe: {}: {}", flag, what));
+}
+
+int integer(std::string_view flag, std::string_view text) {
+  int v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < 0)
+    fail(flag, fmt::format("not a GPU id: \"{}\"", text));
+  return v;
+}
+
+// Batsim interval set "0-3 72-75" -> ascending ids.
+std::vector<int> parse_ids(std::string_view flag, const std::string& text) {
+  std::vector<int> ids;
+  std::istringstream in(text);
+  std::string part;
+  while (in >> part) {
+    const auto dash = part.find('-');
+    const int a = integer(flag, std::string_view(part).substr(0, dash));
+    const int b = dash == std::string::npos ? a : integer(flag, std::string_view(part).substr(dash + 1));
+    if (b < a || (!ids.empty() && a <= ids.back())) fail(flag, "ranges must ascend without overlap");
+    for (int i = a; i <= b; ++i) ids.push_back(i);
+  }
+  if (ids.empty()) fail(flag, "no GPUs");
+  return ids;
+}
+
+ProbeOptions parse(std::span<const std::string> args) {
+  ProbeOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) fail(flag, "needs a value");
+      return args[++i];
+    };
+    if (flag == "--platform") {
+      o.platform = value();
+    } else if (flag == "--gpus") {
+      o.gpus = parse_ids(flag, value());
+    } else if (flag == "--route") {
+      const int a = integer(flag, value());
+      o.route = {a, integer(flag, value())};
+    } else if (flag == "--collective") {
+      if (!parse_collective(value(), o.collective)) fail(flag, "expected all-reduce or all-to-all");
+    } else if (flag == "--bytes") {
+      const std::string& text = value();
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), o.bytes);
+      if (ec != std::errc{} || end != text.data() + text.size() || !(o.bytes > 0))
+        fail(flag, fmt::format("expected a positive number, got \"{}\"", text));
+    } else {
+      fail(flag, "unknown option (see nvlsim --help)");
+    }
+  }
+  if (o.platform.empty()) fail("--platform", "required");
+  if (o.gpus.empty() == !o.route) fail("--gpus", "give either --gpus or --route");
+  return o;
+}
+
+void check_ids(const LoadedPlatform& p, std::span<const int> ids) {
+  for (int id : ids)
+    if (id >= p.spec.shape.gpus())
+      fail("GPU", fmt::format("{} is beyond the platform's {} GPUs", id, p.spec.shape.gpus()));
+}
+
+void print_route(const LoadedPlatform& p, int a, int b) {
+  // GPUs of one domain talk over their NVLink ports, others through their NICs and the fabric.
+  const bool same = p.spec.shape.domain_of_gpu(a) == p.spec.shape.domain_of_gpu(b);
+  const auto& hosts = same ? p.gpu_hosts : p.nic_hosts;
+  std::vector<s4u::Link*> links;
+  double latency = 0;
+  hosts[a]->route_to(hosts[b], links, &latency);
+  std::string out = fmt::format("route {} -> {} ({}):", hosts[a]->get_name(), hosts[b]->get_name(),
+                                same ? "nvlink" : "infiniband");
+  for (const auto* l : links) out += fmt::format(" {}", l->get_name());
+  std::puts(out.c_str());
+}
+
+// Runs the collective's steps one after another and reports the simulated time.
+double simulate(const LoadedPlatform& p, const std::vector<std::vector<int>>& domain_gpus,
+                const std::vector<CollectiveStep>& steps) {
+  double elapsed = 0;
+  s4u::Actor::create("probe", p.gpu_hosts.front(), [&] {
+    for (const auto& step : steps) {
+      std::vector<s4u::CommPtr> comms;
+      for (const auto& f : step.flows) {
+        const auto [from, to] = flow_endpoints(p, domain_gpus, f);
+        comms.push_back(s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.bytes))));
+      }
+      for (auto& c : comms) c->wait();
+    }
+    elapsed = s4u::Engine::get_clock();
+  });
+  s4u::Engine::get_instance()->run();
+  return elapsed;
+}
+
+}  // namespace
+
+int probe_command(std::span<const std::string> args) {
+  const ProbeOptions o = parse(args);
+  auto engine = make_engine();
+  const LoadedPlatform p = load_platform(*engine, o.platform);
+  if (o.route) {
+    check_ids(p, std::array{o.route->first, o.route->second});
+    print_route(p, o.route->first, o.route->second);
+    return 0;
+  }
+  check_ids(p, o.gpus);
+  const auto domain_gpus = group_by_domain(o.gpus, p.spec.shape);
+  std::vector<int> counts;
+  for (const auto& g : domain_gpus) counts.push_back(static_cast<int>(g.size()));
+  const auto steps = plan_collective(o.collective, counts, o.bytes, p.spec.fabric.nvlink_sharp);
+  const int all[] = {static_cast<int>(o.gpus.size())};
+  const double ideal = uncontended_time(
+      plan_collective(o.collective, all, o.bytes, p.spec.fabric.nvlink_sharp), p.spec.fabric);
+  const double simulated = simulate(p, domain_gpus, steps);
+  std::string out = fmt::format("collective {}\nplacement", to_string(o.collective));
+  for (int n : counts) out += fmt::format(" {}", n);
+  out += fmt::format("\nmessage_bytes {}\nsimulated_s {}\nclosed_form_s {}\nnvlink_ideal_s {}\n", o.bytes,
+                     simulated, uncontended_time(steps, p.spec.fabric), ideal);
+  out += fmt::format("comm_bytes {}\ncross_domain_bytes {}\n", total_bytes(steps), cross_domain_bytes(steps));
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+std::string probe_usage() {
+  return R"(  nvlsim probe --platform FILE --gpus "0-3 72-75" [--collective all-reduce|all-to-all] [--bytes S]
+                                        run one collective alone; print simulated and closed-form time
+  nvlsim probe --platform FILE --route A B
+                                        print the links between GPU A and GPU B
+)";
+}
+
+}  // namespace nvlsim
