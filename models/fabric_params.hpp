@@ -10,7 +10,8 @@ struct FabricParams {
   double nvlink_latency = 0;         // s per port link
   double nic_bw = 50e9;              // bytes/s each way: ConnectX-7, 400 Gb/s
   double ib_latency = 0;             // s per link
-  double ib_oversubscription = 1.0;  // fabric bisection = NICs x nic_bw / this
+  double ib_oversubscription = 1.0;  // leaf uplink capacity = downlink capacity / this
+  int ib_switch_radix = 64;          // Quantum-2 QM9700: 64 ports of 400 Gb/s
   bool nvlink_sharp = false;         // NVLink SHARP: NVSwitches reduce in place (all-reduce only)
 
   // Per GPU per direction over NVLink: 18 x 50 GB/s = 900 GB/s.

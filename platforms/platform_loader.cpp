@@ -45,16 +45,27 @@ class PropertyReader {
   std::string file_;
 };
 
-std::vector<simgrid::s4u::Host*> hosts(const simgrid::s4u::Engine& engine, const std::string& file,
-                                       const char* prefix, int count) {
-  std::vector<simgrid::s4u::Host*> out(count);
-  for (int i = 0; i < count; ++i) {
-    out[i] = engine.host_by_name_or_null(fmt::format("{}{}", prefix, i));
-    if (out[i] == nullptr)
-      throw InputError(fmt::format("{}: host {}{} is missing, but the properties describe {} GPUs", file,
-                                   prefix, i, count));
+// GPU and NIC hosts by id, in one pass over the engine's hosts: looking each name up walks every
+// zone, which costs seconds on thousands of GPUs.
+void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, LoadedPlatform& p) {
+  const int count = p.spec.shape.gpus();
+  p.gpu_hosts.assign(count, nullptr);
+  p.nic_hosts.assign(count, nullptr);
+  for (auto* host : engine.get_all_hosts()) {
+    const std::string_view name = host->get_name();
+    auto* table = name.starts_with("gpu-") ? &p.gpu_hosts : name.starts_with("nic-") ? &p.nic_hosts : nullptr;
+    if (table == nullptr) continue;
+    int id = -1;
+    const auto digits = name.substr(4);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (ec == std::errc{} && end == digits.data() + digits.size() && id >= 0 && id < count)
+      (*table)[id] = host;
   }
-  return out;
+  for (const auto* table : {&p.gpu_hosts, &p.nic_hosts})
+    for (int i = 0; i < count; ++i)
+      if ((*table)[i] == nullptr)
+        throw InputError(fmt::format("{}: host {}{} is missing, but the properties describe {} GPUs", file,
+                                     table == &p.gpu_hosts ? "gpu-" : "nic-", i, count));
 }
 
 }  // namespace
@@ -81,10 +92,10 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   f.ib_latency = props.get<double>("ib_latency", 0.0);
   f.ib_oversubscription = props.get<double>("ib_oversubscription", 1.0);
   f.nvlink_sharp = props.get<int>("nvlink_sharp", 0) != 0;
-  if (const char* names = engine.get_netzone_root()->get_property("nvlsim.node_names")) p.spec.node_names = names;
-  const int gpus = p.spec.shape.gpus();
-  p.gpu_hosts = hosts(engine, file, "gpu-", gpus);
-  p.nic_hosts = hosts(engine, file, "nic-", gpus);
+  f.ib_switch_radix = props.get<int>("ib_switch_radix", 2);
+  if (const char* names = engine.get_netzone_root()->get_property("nvlsim.node_names"))
+    p.spec.node_names = names;
+  collect_hosts(engine, file, p);
   return p;
 }
 

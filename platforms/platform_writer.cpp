@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/ib_fabric.hpp"
 #include "models/nvlink_domain_graph.hpp"
 
 namespace nvlsim {
@@ -21,6 +22,72 @@ std::string num(double v) {
 
 void prop(std::string& out, const char* indent, const char* key, const std::string& value) {
   out += fmt::format("{}<prop id=\"nvlsim.{}\" value=\"{}\"/>\n", indent, key, value);
+}
+
+// The rail-optimized fat tree (models/ib_fabric.hpp): one zone per pod, one cluster per leaf switch whose
+// private links are the NICs. Routes climb from a leaf's router over the leaf's uplinks to the pod's
+// spine layer and, between pods, over the pods' core links. Full routing stores a route per pair of
+// leaves in a pod and per pair of pods, never per pair of NICs.
+void write_infiniband(std::string& out, const ClusterShape& s, const FabricParams& f) {
+  const IbFabric fabric(s, f);
+  const std::string lat = num(f.ib_latency);
+  out += fmt::format("    <!-- InfiniBand: {} rails, {} leaf switches of {} NICs, {} tiers -->\n",
+                     fabric.rails(), fabric.leaves(), fabric.trays_per_leaf(), fabric.tiers());
+  out += "    <zone id=\"ib\" routing=\"Full\">\n";
+  for (int pod = 0; pod < fabric.pods(); ++pod) {
+    const int first = pod * fabric.leaves_per_pod();
+    const int end = std::min(first + fabric.leaves_per_pod(), fabric.leaves());
+    out += fmt::format("      <zone id=\"ib-pod-{0}\" routing=\"Full\">\n", pod);
+    // SimGrid zones hold either zones or routers, so the spine layer is a zone of one router.
+    out += fmt::format(
+        "        <zone id=\"ib-pod-{0}-spines\" routing=\"None\"><router id=\"ib-pod-{0}-spine\"/></zone>\n",
+        pod);
+    for (int leaf = first; leaf < end; ++leaf) {
+      std::string radical;
+      for (int gpu : fabric.gpus_of_leaf(leaf))
+        radical += fmt::format("{}{}", radical.empty() ? "" : ",", gpu);
+      out += fmt::format(
+          "        <cluster id=\"ib-leaf-{0}\" prefix=\"nic-\" suffix=\"\" radical=\"{1}\" speed=\"1f\" "
+          "bw=\"{2}Bps\" "
+          "lat=\"{3}s\" router_id=\"ib-leaf-{0}-router\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+          leaf, radical, num(f.nic_bw), lat);
+    }
+    // FleXML takes no zone after a link, so links follow the zones.
+    for (int leaf = first; leaf < end; ++leaf)
+      out += fmt::format(
+          "        <link id=\"ib-leaf-{}-up\" bandwidth=\"{}Bps\" latency=\"{}s\" "
+          "sharing_policy=\"SPLITDUPLEX\"/>\n",
+          leaf, num(fabric.leaf_uplink_bw()), lat);
+    for (int a = first; a < end; ++a) {
+      out += fmt::format(
+          "        <zoneRoute src=\"ib-leaf-{0}\" dst=\"ib-pod-{1}-spines\" gw_src=\"ib-leaf-{0}-router\" "
+          "gw_dst=\"ib-pod-{1}-spine\"><link_ctn id=\"ib-leaf-{0}-up\" direction=\"UP\"/></zoneRoute>\n",
+          a, pod);
+      for (int b = a + 1; b < end; ++b)
+        out += fmt::format(
+            "        <zoneRoute src=\"ib-leaf-{0}\" dst=\"ib-leaf-{1}\" gw_src=\"ib-leaf-{0}-router\" "
+            "gw_dst=\"ib-leaf-{1}-router\"><link_ctn id=\"ib-leaf-{0}-up\" direction=\"UP\"/>"
+            "<link_ctn id=\"ib-leaf-{1}-up\" direction=\"DOWN\"/></zoneRoute>\n",
+            a, b);
+    }
+    out += "      </zone>\n";
+  }
+  // Above the leaves the fabric is non-blocking: a pod's core links carry all its leaves' uplinks.
+  for (int pod = 0; pod < fabric.pods() && fabric.pods() > 1; ++pod)
+    out += fmt::format(
+        "      <link id=\"ib-pod-{}-up\" bandwidth=\"{}Bps\" latency=\"{}s\" "
+        "sharing_policy=\"SPLITDUPLEX\"/>\n",
+        pod, num(fabric.pod_uplink_bw(pod)), lat);
+  for (int p = 0; p < fabric.pods(); ++p)
+    for (int q = p + 1; q < fabric.pods(); ++q)
+      out += fmt::format(
+          "      <zoneRoute src=\"ib-pod-{0}\" dst=\"ib-pod-{1}\" gw_src=\"ib-pod-{0}-spine\" "
+          "gw_dst=\"ib-pod-{1}-spine\">"
+          "<link_ctn id=\"ib-pod-{0}-up\" direction=\"UP\"/><link_ctn id=\"ib-pod-{1}-up\" "
+          "direction=\"DOWN\"/>"
+          "</zoneRoute>\n",
+          p, q);
+  out += "    </zone>\n";
 }
 
 }  // namespace
@@ -50,6 +117,7 @@ std::string platform_xml(const PlatformSpec& spec) {
   prop(out, in, "ib_latency", num(f.ib_latency));
   prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
   prop(out, in, "nvlink_sharp", f.nvlink_sharp ? "1" : "0");
+  prop(out, in, "ib_switch_radix", std::to_string(f.ib_switch_radix));
   if (!spec.node_names.empty()) prop(out, in, "node_names", spec.node_names);
   const int per_domain = s.gpus_per_domain();
   // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).
@@ -60,12 +128,7 @@ std::string platform_xml(const PlatformSpec& spec) {
         "lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
         d, d * per_domain, (d + 1) * per_domain - 1, num(domain.gpu_bandwidth(0)), num(f.nvlink_latency));
   }
-  const double bisection = s.gpus() * f.nic_bw / f.ib_oversubscription;
-  out += fmt::format(
-      "    <cluster id=\"ib\" prefix=\"nic-\" suffix=\"\" radical=\"0-{}\" speed=\"1f\" bw=\"{}Bps\" "
-      "lat=\"{}s\" "
-      "bb_bw=\"{}Bps\" bb_lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-      s.gpus() - 1, num(f.nic_bw), num(f.ib_latency), num(bisection), num(f.ib_latency));
+  write_infiniband(out, s, f);
   out += "  </zone>\n</platform>\n";
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "models/ib_fabric.hpp"
 #include "models/input_error.hpp"
 #include "schedulers/hostlist.hpp"
 #include "schedulers/policy_registry.hpp"
@@ -35,6 +36,8 @@ std::vector<std::string> tray_names(const LoadedPlatform& platform, const RunOpt
 std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const RunOptions& options,
                                                             const LoadedPlatform& platform) {
   PolicyContext context{platform.spec.shape};
+  // "tree" follows the fabric's leaf switches.
+  context.trays_per_leaf = IbFabric(platform.spec.shape, platform.spec.fabric).trays_per_leaf();
   context.node_names = tray_names(platform, options);
   if (options.topology) context.topology = read_slurm_topology(*options.topology, context.node_names);
 

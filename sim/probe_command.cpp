@@ -20,7 +20,7 @@ namespace s4u = simgrid::s4u;
 
 struct ProbeOptions {
   std::string platform;
-  std::vector<int> gpus;                     // --gpus "0-3 72-75"
+  std::vector<std::vector<int>> jobs;        // each --gpus "0-3 72-75" is one job; jobs run at once
   std::optional<std::pair<int, int>> route;  // --route A B
   Collective collective = Collective::all_reduce;
   double bytes = 1e9;  // message size per GPU
@@ -65,7 +65,7 @@ ProbeOptions parse(std::span<const std::string> args) {
     if (flag == "--platform") {
       o.platform = value();
     } else if (flag == "--gpus") {
-      o.gpus = parse_ids(flag, value());
+      o.jobs.push_back(parse_ids(flag, value()));
     } else if (flag == "--route") {
       const int a = integer(flag, value());
       o.route = {a, integer(flag, value())};
@@ -81,7 +81,7 @@ ProbeOptions parse(std::span<const std::string> args) {
     }
   }
   if (o.platform.empty()) fail("--platform", "required");
-  if (o.gpus.empty() == !o.route) fail("--gpus", "give either --gpus or --route");
+  if (o.jobs.empty() == !o.route) fail("--gpus", "give either --gpus or --route");
   return o;
 }
 
@@ -104,23 +104,29 @@ void print_route(const LoadedPlatform& p, int a, int b) {
   std::puts(out.c_str());
 }
 
-// Runs the collective's steps one after another and reports the simulated time.
-double simulate(const LoadedPlatform& p, const std::vector<std::vector<int>>& domain_gpus,
-                const std::vector<CollectiveStep>& steps) {
+struct ProbeJob {
+  std::vector<std::vector<int>> domain_gpus;
+  std::vector<CollectiveStep> steps;
   double elapsed = 0;
-  s4u::Actor::create("probe", p.gpu_hosts.front(), [&] {
-    for (const auto& step : steps) {
-      std::vector<s4u::CommPtr> comms;
-      for (const auto& f : step.flows) {
-        const auto [from, to] = flow_endpoints(p, domain_gpus, f);
-        comms.push_back(s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.bytes))));
+};
+
+// Runs each job's steps one after another, all jobs at once, and records each job's simulated time.
+void simulate(const LoadedPlatform& p, std::vector<ProbeJob>& jobs) {
+  for (auto& job : jobs) {
+    s4u::Actor::create("probe", p.gpu_hosts.front(), [&p, &job] {
+      for (const auto& step : job.steps) {
+        std::vector<s4u::CommPtr> comms;
+        for (const auto& f : step.flows) {
+          const auto [from, to] = flow_endpoints(p, job.domain_gpus, f);
+          comms.push_back(
+              s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.bytes))));
+        }
+        for (auto& c : comms) c->wait();
       }
-      for (auto& c : comms) c->wait();
-    }
-    elapsed = s4u::Engine::get_clock();
-  });
+      job.elapsed = s4u::Engine::get_clock();
+    });
+  }
   s4u::Engine::get_instance()->run();
-  return elapsed;
 }
 
 }  // namespace
@@ -134,27 +140,44 @@ int probe_command(std::span<const std::string> args) {
     print_route(p, o.route->first, o.route->second);
     return 0;
   }
-  check_ids(p, o.gpus);
-  const auto domain_gpus = group_by_domain(o.gpus, p.spec.shape);
-  std::vector<int> counts;
-  for (const auto& g : domain_gpus) counts.push_back(static_cast<int>(g.size()));
-  const auto steps = plan_collective(o.collective, counts, o.bytes, p.spec.fabric.nvlink_sharp);
-  const int all[] = {static_cast<int>(o.gpus.size())};
-  const double ideal = uncontended_time(
-      plan_collective(o.collective, all, o.bytes, p.spec.fabric.nvlink_sharp), p.spec.fabric);
-  const double simulated = simulate(p, domain_gpus, steps);
-  std::string out = fmt::format("collective {}\nplacement", to_string(o.collective));
-  for (int n : counts) out += fmt::format(" {}", n);
-  out += fmt::format("\nmessage_bytes {}\nsimulated_s {}\nclosed_form_s {}\nnvlink_ideal_s {}\n", o.bytes,
-                     simulated, uncontended_time(steps, p.spec.fabric), ideal);
-  out += fmt::format("comm_bytes {}\ncross_domain_bytes {}\n", total_bytes(steps), cross_domain_bytes(steps));
+  const bool sharp = p.spec.fabric.nvlink_sharp;
+  std::vector<ProbeJob> jobs;
+  for (const auto& gpus : o.jobs) {
+    check_ids(p, gpus);
+    ProbeJob job;
+    job.domain_gpus = group_by_domain(gpus, p.spec.shape);
+    std::vector<int> counts;
+    for (const auto& g : job.domain_gpus) counts.push_back(static_cast<int>(g.size()));
+    job.steps = plan_collective(o.collective, counts, o.bytes, sharp);
+    jobs.push_back(std::move(job));
+  }
+  simulate(p, jobs);
+  // One block of lines per job; with several jobs each key carries the job's index (".0", ".1", ...).
+  std::string out = fmt::format("collective {}\nmessage_bytes {}\n", to_string(o.collective), o.bytes);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto& job = jobs[i];
+    const std::string key = jobs.size() == 1 ? "" : fmt::format(".{}", i);
+    std::string placement;
+    int n = 0;
+    for (const auto& g : job.domain_gpus) {
+      placement += fmt::format("{}{}", placement.empty() ? "" : " ", g.size());
+      n += static_cast<int>(g.size());
+    }
+    const int all[] = {n};
+    out += fmt::format("placement{0} {1}\nsimulated_s{0} {2}\nclosed_form_s{0} {3}\nnvlink_ideal_s{0} {4}\n",
+                       key, placement, job.elapsed, uncontended_time(job.steps, p.spec.fabric),
+                       uncontended_time(plan_collective(o.collective, all, o.bytes, sharp), p.spec.fabric));
+    out += fmt::format("comm_bytes{0} {1}\ncross_domain_bytes{0} {2}\n", key, total_bytes(job.steps),
+                       cross_domain_bytes(job.steps));
+  }
   std::fputs(out.c_str(), stdout);
   return 0;
 }
 
 std::string probe_usage() {
-  return R"(  nvlsim probe --platform FILE --gpus "0-3 72-75" [--collective all-reduce|all-to-all] [--bytes S]
-                                        run one collective alone; print simulated and closed-form time
+  return R"(  nvlsim probe --platform FILE --gpus "0-3 72-75" [--gpus ...] [--collective all-reduce|all-to-all]
+               [--bytes S]              run one collective per --gpus group, all at once; print each
+                                        group's simulated and closed-form time (keys get .i with several)
   nvlsim probe --platform FILE --route A B
                                         print the links between GPU A and GPU B
 )";

@@ -254,40 +254,6 @@ TEST_CASE("shipped platforms are what `nvlsim platform` writes", "[platform]") {
   }
 }
 
-TEST_CASE("two split jobs sharing an oversubscribed InfiniBand core slow each other by the fair share",
-          "[e2e][physics]") {
-  const auto dir = scratch_dir("contention");
-  // Three racks; the InfiniBand core carries 216 NICs x 50 GB/s / 216 = 50 GB/s in all.
-  const auto platform = dir / "x3.xml";
-  REQUIRE(run_nvlsim("platform --racks 3 --ib-oversubscription 216 -o " + platform.string(), dir).status ==
-          0);
-  const auto trace = dir / "t.swf";
-  // per-gpu: job 1 takes trays 0-16, job 2 trays 17+18 (4+4 over racks 0/1), job 3 trays 19-34 (rack 1),
-  // job 4 trays 35+36 (4+4 over racks 1/2). Jobs 2 and 4 communicate at the same moment, 0.7 T.
-  std::ofstream(trace) << "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
-                          "2 0 -1 1000 8 -1 -1 8 50000 -1 1 1 1 1 1 1 -1 -1\n"
-                          "3 0 -1 100000 64 -1 -1 64 200000 -1 1 1 1 1 1 1 -1 -1\n"
-                          "4 0 -1 1000 8 -1 -1 8 50000 -1 1 1 1 1 1 1 -1 -1\n";
-  const auto r = run_nvlsim("--quiet --platform " + platform.string() + " --trace " + trace.string() +
-                                " --out " + (dir / "out").string(),
-                            dir);
-  REQUIRE(r.status == 0);
-  const auto jobs = read_csv((dir / "out/jobs.csv").string());
-  REQUIRE(jobs.at(1, "allocated_resources") == "68-75");
-  REQUIRE(jobs.at(3, "allocated_resources") == "140-147");
-  // Each split job sends one aggregated flow each way between its racks: four 50 GB/s flows on a
-  // 50 GB/s core, so max-min gives each 12.5 GB/s and the InfiniBand step takes 4x its time alone.
-  const double alone = 2 * 0.75 / 900e9 + 1.0 / (4 * 50e9);
-  const double shared = 2 * 0.75 / 900e9 + 4.0 / (4 * 50e9);
-  const double reference = 2 * 0.875 / 900e9;
-  for (std::size_t row : {1, 3}) {
-    CHECK(jobs.num(row, "execution_time") == Approx(1000 * (0.7 + 0.3 * shared / reference)).epsilon(1e-9));
-    CHECK(jobs.num(row, "execution_time") > 1000 * (0.7 + 0.3 * alone / reference) * 1.5);
-  }
-  // The in-rack jobs keep their trace run time.
-  CHECK(jobs.at(0, "domains") == "1");
-}
-
 namespace {
 
 // Under whole-block scheduling no two jobs share a rack at the same time.

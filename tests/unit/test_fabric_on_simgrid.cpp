@@ -43,8 +43,43 @@ TEST_CASE("a same-rack pair talks over NVLink ports, other pairs over NIC, fabri
   const std::string platform = three_racks(dir);
   CHECK(probe("--platform " + platform + " --route 0 5", dir).at("route") ==
         "gpu-0 -> gpu-5 (nvlink): nvl-0_link_0_UP nvl-0_link_5_DOWN");
-  CHECK(probe("--platform " + platform + " --route 3 150", dir).at("route") ==
-        "nic-3 -> nic-150 (infiniband): ib_link_3_UP ib_backbone ib_link_150_DOWN");
+  // GPU 3 (tray 0, rail 3) and GPU 151 (tray 37, rail 3): leaves of 32 trays, so rail 3's first and
+  // second leaves (6 and 7): NIC, leaf uplink, leaf downlink, NIC.
+  CHECK(probe("--platform " + platform + " --route 3 151", dir).at("route") ==
+        "nic-3 -> nic-151 (infiniband): ib-leaf-6_link_3_UP ib-leaf-6-up_UP ib-leaf-7-up_DOWN "
+        "ib-leaf-7_link_151_DOWN");
+  // Same rail and leaf across racks (trays 17 and 18): one hop through the leaf.
+  CHECK(probe("--platform " + platform + " --route 68 72", dir).at("route") ==
+        "nic-68 -> nic-72 (infiniband): ib-leaf-0_link_68_UP ib-leaf-0_link_72_DOWN");
+}
+
+TEST_CASE("on 64 racks, traffic between pods climbs to the core", "[fabric]") {
+  const auto dir = scratch_dir("three-tiers");
+  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x64.xml";
+  // GPU 4600 = tray 1150, rail 0: rail 0's leaf 35, in pod 1 (pods of 32 leaves).
+  CHECK(probe("--platform " + platform + " --route 0 4600", dir).at("route") ==
+        "nic-0 -> nic-4600 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-pod-0-up_UP ib-pod-1-up_DOWN "
+        "ib-leaf-35-up_DOWN ib-leaf-35_link_4600_DOWN");
+}
+
+TEST_CASE("two jobs sharing oversubscribed leaf uplinks slow each other by the max-min share", "[fabric]") {
+  const auto dir = scratch_dir("contention");
+  const auto platform = dir / "x2.xml";
+  // 64:1 at the leaves: a leaf sends up 32 x 50 GB/s / 64 = 25 GB/s.
+  REQUIRE(run_nvlsim("platform --racks 2 --ib-oversubscription 64 -o " + platform.string(), dir).status == 0);
+  // Each job: tray 0 or 1 (rack 0, first leaves) with tray 32 or 33 (rack 1, second leaves), 4+4 GPUs.
+  // Its InfiniBand step sends S/4 per NIC each way between rail 0's two leaves, over their uplinks.
+  const double in_domain = 2 * 0.75 * kS / kNvl;
+  const double alone = in_domain + 0.25 * kS / 25e9;     // the uplink, not the 50 GB/s NIC, is the limit
+  const double shared = in_domain + 0.25 * kS / 12.5e9;  // two flows split the uplink evenly
+  auto r = probe("--platform " + platform.string() + " --gpus \"0-3 128-131\"", dir);
+  CHECK(std::stod(r.at("simulated_s")) == Approx(alone).epsilon(1e-9));
+  r = probe("--platform " + platform.string() + " --gpus \"0-3 128-131\" --gpus \"4-7 132-135\"", dir);
+  CHECK(std::stod(r.at("simulated_s.0")) == Approx(shared).epsilon(1e-9));
+  CHECK(std::stod(r.at("simulated_s.1")) == Approx(shared).epsilon(1e-9));
+  // A job on another rail's leaves does not interfere: GPUs 9 and 137 are NIC 1 of trays 2 and 34.
+  r = probe("--platform " + platform.string() + " --gpus \"0-3 128-131\" --gpus \"9 137\"", dir);
+  CHECK(std::stod(r.at("simulated_s.0")) == Approx(alone).epsilon(1e-9));
 }
 
 TEST_CASE("an isolated collective on SimGrid takes its closed-form time", "[fabric]") {
