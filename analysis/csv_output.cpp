@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "analysis/interval_set.hpp"
+#include "analysis/sample_steps.hpp"
 
 namespace nvlsim {
 
@@ -67,15 +68,84 @@ void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<cons
 }
 
 void write_summary_csv(std::ostream& out, std::span<const Summary> summaries) {
-  out << "policy,nb_jobs,nb_jobs_success,nb_jobs_killed,nb_jobs_rejected,makespan,mean_waiting_time,"
-         "max_waiting_time,mean_turnaround_time,mean_slowdown,gpu_utilization,cross_domain_jobs,bw_"
-         "utilization\n";
+  using Cell = std::string (*)(const Summary&);
+  // Header and cells from one list, so they cannot drift apart; new columns go at the end.
+  static const std::pair<const char*, Cell> columns[] = {
+      {"policy", [](const Summary& s) { return quoted(s.policy); }},
+      {"nb_jobs", [](const Summary& s) { return fmt::format("{}", s.nb_jobs); }},
+      {"nb_jobs_success", [](const Summary& s) { return fmt::format("{}", s.nb_jobs_success); }},
+      {"nb_jobs_killed", [](const Summary& s) { return fmt::format("{}", s.nb_jobs_killed); }},
+      {"nb_jobs_rejected", [](const Summary& s) { return fmt::format("{}", s.nb_jobs_rejected); }},
+      {"makespan", [](const Summary& s) { return num(s.makespan); }},
+      {"mean_waiting_time", [](const Summary& s) { return num(s.mean_waiting_time); }},
+      {"max_waiting_time", [](const Summary& s) { return num(s.max_waiting_time); }},
+      {"mean_turnaround_time", [](const Summary& s) { return num(s.mean_turnaround_time); }},
+      {"mean_slowdown", [](const Summary& s) { return num(s.mean_slowdown); }},
+      {"gpu_utilization", [](const Summary& s) { return num(s.gpu_utilization); }},
+      {"cross_domain_jobs", [](const Summary& s) { return fmt::format("{}", s.cross_domain_jobs); }},
+      {"bw_utilization", [](const Summary& s) { return num(s.bw_utilization); }},
+      {"bw_efficiency_p10", [](const Summary& s) { return num(s.bandwidth.bw_efficiency_p10); }},
+      {"bw_efficiency_p50", [](const Summary& s) { return num(s.bandwidth.bw_efficiency_p50); }},
+      {"bw_efficiency_p90", [](const Summary& s) { return num(s.bandwidth.bw_efficiency_p90); }},
+      {"cross_domain_gpu_hours", [](const Summary& s) { return num(s.bandwidth.cross_domain_gpu_hours); }},
+      {"slowdown_gpu_hours", [](const Summary& s) { return num(s.bandwidth.slowdown_gpu_hours); }},
+      {"nvlink_utilization", [](const Summary& s) { return num(s.bandwidth.nvlink_utilization); }},
+      {"ib_utilization", [](const Summary& s) { return num(s.bandwidth.ib_utilization); }},
+      {"stranded_gpu_hours", [](const Summary& s) { return num(s.fragmentation.stranded_gpu_hours); }},
+      {"fragmentation", [](const Summary& s) { return num(s.fragmentation.fragmentation); }},
+      {"idle_while_queued_gpu_hours",
+       [](const Summary& s) { return num(s.fragmentation.idle_while_queued_gpu_hours); }},
+      {"fgd_fragmentation", [](const Summary& s) { return num(s.fragmentation.fgd_fragmentation); }},
+      {"gpu_hour_usd", [](const Summary& s) { return num(s.idle.gpu_hour_usd); }},
+      {"busy_gpu_hours", [](const Summary& s) { return num(s.idle.busy_gpu_hours); }},
+      {"idle_gpu_hours", [](const Summary& s) { return num(s.idle.idle_gpu_hours); }},
+      {"idle_cost_usd", [](const Summary& s) { return num(s.idle.idle_cost_usd()); }},
+      {"idle_no_demand_gpu_hours", [](const Summary& s) { return num(s.idle.idle_no_demand_gpu_hours); }},
+      {"idle_no_demand_cost_usd", [](const Summary& s) { return num(s.idle.idle_no_demand_cost_usd()); }},
+      {"idle_scheduling_gpu_hours", [](const Summary& s) { return num(s.idle.idle_scheduling_gpu_hours); }},
+      {"idle_scheduling_cost_usd", [](const Summary& s) { return num(s.idle.idle_scheduling_cost_usd()); }},
+      {"idle_failure_gpu_hours", [](const Summary& s) { return num(s.idle.idle_failure_gpu_hours); }},
+      {"idle_failure_cost_usd", [](const Summary& s) { return num(s.idle.idle_failure_cost_usd()); }},
+      {"slowdown_cost_usd", [](const Summary& s) { return num(s.slowdown_cost_usd); }},
+  };
+  std::string text;
+  for (const auto& [name, cell] : columns) {
+    if (!text.empty()) text += ',';
+    text += name;
+  }
+  text += '\n';
   for (const auto& s : summaries) {
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quoted(s.policy), s.nb_jobs,
-                       s.nb_jobs_success, s.nb_jobs_killed, s.nb_jobs_rejected, num(s.makespan),
-                       num(s.mean_waiting_time), num(s.max_waiting_time), num(s.mean_turnaround_time),
-                       num(s.mean_slowdown), num(s.gpu_utilization), s.cross_domain_jobs,
-                       num(s.bw_utilization));
+    bool first = true;
+    for (const auto& [name, cell] : columns) {
+      if (!first) text += ',';
+      first = false;
+      text += cell(s);
+    }
+    text += '\n';
+  }
+  out << text;
+}
+
+void write_timeseries_csv(std::ostream& out, std::span<const PolicySamples> runs, double step) {
+  out << "policy,time,busy_gpus,free_gpus,down_gpus,stranded_gpus,queued_jobs,queued_gpus,nvlink_util,ib_"
+         "util,"
+         "held_idle_gpus,fgd_fragment_gpus,largest_free_run_max,idle_domains\n";
+  std::vector<std::size_t> by_policy(runs.size());
+  std::iota(by_policy.begin(), by_policy.end(), 0);
+  std::stable_sort(by_policy.begin(), by_policy.end(),
+                   [&](std::size_t a, std::size_t b) { return runs[a].policy < runs[b].policy; });
+  std::string line;
+  for (std::size_t p : by_policy) {
+    const std::string policy = quoted(runs[p].policy);
+    for (const SampleRow& row : sample_rows(runs[p].samples, step)) {
+      const StateSample& s = runs[p].samples[row.sample];
+      line.clear();
+      fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", policy,
+                     num(row.time), s.busy_gpus, s.free_gpus, s.down_gpus, s.stranded_gpus, s.queued_jobs,
+                     s.queued_gpus, num(s.nvlink_util), num(s.ib_util), s.held_idle_gpus,
+                     num(s.fgd_fragment_gpus), s.largest_free_run, s.idle_domains);
+      out << line;
+    }
   }
 }
 

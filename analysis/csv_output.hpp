@@ -1,10 +1,11 @@
 #pragma once
-// Writes jobs.csv and summary.csv (columns and units in docs/output.md).
+// Writes jobs.csv, summary.csv and timeseries.csv (columns and units in docs/output.md).
 
 #include <ostream>
 #include <span>
 
 #include "analysis/job_outcome.hpp"
+#include "analysis/state_sample.hpp"
 #include "analysis/summary.hpp"
 #include "workloads/job.hpp"
 
@@ -18,5 +19,13 @@ struct PolicyOutcomes {
 // One row per job per policy, sorted by policy name then job_id.
 void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs);
 void write_summary_csv(std::ostream& out, std::span<const Summary> summaries);
+
+struct PolicySamples {
+  std::string policy;
+  std::span<const StateSample> samples;
+};
+
+// The cluster's state over time, sorted by policy name; `step` as in sample_rows (0 = every change).
+void write_timeseries_csv(std::ostream& out, std::span<const PolicySamples> runs, double step);
 
 }  // namespace nvlsim

@@ -25,6 +25,14 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
   j["job_model"] = {
       {"comm_fraction", m.comm_fraction}, {"comm_rounds", m.comm_rounds}, {"walltime_kill", m.walltime_kill}};
   j["topology"] = m.topology;
+  j["cost_model"] = {{"basis", m.cost.rental_gpu_hour_usd ? "rental" : "owner"},
+                     {"rack_price_usd", m.cost.rack_price_usd},
+                     {"amortization_years", m.cost.amortization_years},
+                     {"rack_power_kw", m.cost.rack_power_kw},
+                     {"power_usd_per_kwh", m.cost.power_usd_per_kwh},
+                     {"gpus_per_rack", m.gpus_per_rack},
+                     {"gpu_hour_usd", m.gpu_hour_usd}};
+  j["timeseries_step_seconds"] = m.sample_step;
   j["platform_load_seconds"] = m.platform_load_seconds;
   auto& policies = j["policies"] = nlohmann::ordered_json::array();
   for (const auto& p : m.policies) policies.push_back({{"name", p.name}, {"wall_seconds", p.wall_seconds}});

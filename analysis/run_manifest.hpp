@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cost_model.hpp"
+
 namespace nvlsim {
 
 struct RunManifest {
@@ -32,6 +34,10 @@ struct RunManifest {
   double comm_fraction = 0;
   int comm_rounds = 0;
   bool walltime_kill = true;
+  CostModel cost;
+  int gpus_per_rack = 0;    // the owner model's divisor
+  double gpu_hour_usd = 0;  // the price every _usd column uses
+  double sample_step = 0;   // --sample: s between timeseries.csv rows, 0 = every change
 };
 
 void write_run_json(std::ostream& out, const RunManifest& manifest);

@@ -7,7 +7,7 @@
 namespace nvlsim {
 
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
-                  int platform_gpus) {
+                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd) {
   Summary s;
   s.policy = policy;
   s.nb_jobs = static_cast<long>(jobs.size());
@@ -57,6 +57,12 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   }
   if (s.makespan > 0) s.gpu_utilization = busy / (platform_gpus * s.makespan);
   s.bw_utilization = bw_weight > 0 ? bw_weighted / bw_weight : std::numeric_limits<double>::quiet_NaN();
+  const SampleIntegrals integrals =
+      started > 0 ? integrate(samples, first_submit, last_finish) : SampleIntegrals{};
+  s.bandwidth = bandwidth_metrics(jobs, outcomes, integrals, s.makespan);
+  s.fragmentation = fragmentation_metrics(integrals);
+  s.idle = idle_cost(platform_gpus, s.makespan, busy, integrals, gpu_hour_usd);
+  s.slowdown_cost_usd = s.bandwidth.slowdown_gpu_hours * gpu_hour_usd;
   return s;
 }
 

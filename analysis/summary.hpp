@@ -4,7 +4,11 @@
 #include <span>
 #include <string>
 
+#include "analysis/bandwidth_metrics.hpp"
+#include "analysis/idle_cost.hpp"
 #include "analysis/job_outcome.hpp"
+#include "analysis/state_sample.hpp"
+#include "analysis/time_metrics.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
@@ -23,11 +27,16 @@ struct Summary {
   double gpu_utilization = 0;       // busy GPU-s / (GPUs x makespan)
   long cross_domain_jobs = 0;       // started jobs spanning more than one NVLink domain
   double bw_utilization = 0;        // GPU-time-weighted mean bw_efficiency; NaN when no job communicated
+  BandwidthMetrics bandwidth;
+  FragmentationMetrics fragmentation;
+  IdleCost idle;
+  double slowdown_cost_usd = 0;  // bandwidth.slowdown_gpu_hours at the idle GPU-hour price
 };
 
 inline constexpr double kSlowdownTau = 10.0;
 
+// Sample-based figures integrate `samples` over [first submit, last finish] of the jobs that ran.
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
-                  int platform_gpus);
+                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd);
 
 }  // namespace nvlsim

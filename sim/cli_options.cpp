@@ -132,6 +132,20 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.sim.comm_rounds = a.number<int>(flag, 1, 1000);
     else if (flag == "--no-walltime-kill")
       r.sim.walltime_kill = false;
+    else if (flag == "--sample")
+      r.sample_step = a.number<double>(flag, 0.0, 1e12);
+    else if (flag == "--plots")
+      r.plots = true;
+    else if (flag == "--gpu-hour-usd")
+      r.cost.rental_gpu_hour_usd = a.number<double>(flag, 0.0, 1e6);
+    else if (flag == "--rack-price-usd")
+      r.cost.rack_price_usd = a.number<double>(flag, 0.0, 1e12);
+    else if (flag == "--amortization-years")
+      r.cost.amortization_years = a.number<double>(flag, 0.01, 100.0);
+    else if (flag == "--rack-power-kw")
+      r.cost.rack_power_kw = a.number<double>(flag, 0.0, 1e6);
+    else if (flag == "--power-usd-per-kwh")
+      r.cost.power_usd_per_kwh = a.number<double>(flag, 0.0, 1e3);
     else
       fail(flag, "unknown option (see nvlsim --help)");
   }
@@ -155,6 +169,13 @@ Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
   --node-names HOSTLIST      Slurm node name of each tray in order, e.g. "gb[01-08]n[01-18]", for
                              --topology files (default: trays map to nodes by order of appearance)
 
+Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rack):
+  --gpu-hour-usd X         rental price per GPU-hour; replaces the owner model below
+  --rack-price-usd X       purchase price of one NVL72 rack (default: 3e6)
+  --amortization-years Y   years the price is spread over (default: 4)
+  --rack-power-kw P        power drawn by one rack (default: 120)
+  --power-usd-per-kwh X    electricity price (default: 0.10)
+
 Options:
   --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)
   --trace FILE         SWF trace, plain or .gz (default: built-in seeded mix of AI jobs)
@@ -163,12 +184,15 @@ Options:
   --policy-file FILE   JSON list of policy specs, rule tables included (see docs/policies.md)
   --topology FILE      Slurm topology.conf or topology.yaml: blocks for block/sub-block, switches for
                        tree (default: one block per NVLink domain, leaf switches of the fabric)
-  --out DIR            output directory for jobs.csv, summary.csv, run.json (default: nvlsim-out)
+  --out DIR            output directory for jobs.csv, summary.csv, timeseries.csv, run.json
+                       (default: nvlsim-out)
   --seed N             seed of every random process (default: 1)
   --comm-fraction F    share of a job's trace run time spent communicating when placed in as few
                        NVLink domains as possible (default: 0.3)
   --comm-rounds N      compute/communicate rounds per job (default: 1)
   --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
+  --sample SECONDS     timeseries.csv: the state every SECONDS (default: 0, a row at every change)
+  --plots              also render PNG figures into --out with analysis/plot.py (python3, matplotlib)
   --skip-bad-lines     skip malformed trace lines, counting and reporting each (default: stop)
   --parallel N         policies replayed at once, one process each (default: 2)
   --quiet, -q          no progress on stderr

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cost_model.hpp"
 #include "models/fabric_params.hpp"
 #include "sim/simulation_config.hpp"
 
@@ -23,6 +24,9 @@ struct RunOptions {
   bool quiet = false;
   bool skip_bad_lines = false;
   int parallel = 2;
+  double sample_step = 0;  // --sample: s between timeseries.csv rows; 0 = every change
+  bool plots = false;      // --plots: render PNGs with analysis/plot.py
+  CostModel cost;
   SimulationConfig sim;
 };
 

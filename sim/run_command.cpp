@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/comparison_table.hpp"
+#include "analysis/cost_model.hpp"
 #include "analysis/csv_output.hpp"
+#include "analysis/plot_runner.hpp"
 #include "analysis/run_manifest.hpp"
 #include "analysis/summary.hpp"
 #include "models/input_error.hpp"
@@ -50,19 +53,6 @@ std::ofstream open_output(const fs::path& path) {
   return out;
 }
 
-void print_table(const std::vector<Summary>& summaries) {
-  std::string out = fmt::format("{:<28} {:>7} {:>7} {:>6} {:>8} {:>12} {:>12} {:>8} {:>7} {:>8}\n", "policy",
-                                "jobs", "success", "killed", "rejected", "makespan_s", "mean_wait_s",
-                                "gpu_util", "x_dom", "bw_util");
-  for (const auto& s : summaries) {
-    out +=
-        fmt::format("{:<28} {:>7} {:>7} {:>6} {:>8} {:>12.0f} {:>12.1f} {:>8.3f} {:>7} {:>8.3f}\n", s.policy,
-                    s.nb_jobs, s.nb_jobs_success, s.nb_jobs_killed, s.nb_jobs_rejected, s.makespan,
-                    s.mean_waiting_time, s.gpu_utilization, s.cross_domain_jobs, s.bw_utilization);
-  }
-  std::fputs(out.c_str(), stdout);
-}
-
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
@@ -73,6 +63,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.comm_fraction = options.sim.comm_fraction;
   manifest.comm_rounds = options.sim.comm_rounds;
   manifest.walltime_kill = options.sim.walltime_kill;
+  manifest.cost = options.cost;
+  manifest.sample_step = options.sample_step;
 
   auto engine = make_engine();
   const auto load_start = std::chrono::steady_clock::now();
@@ -89,6 +81,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
                        platform.spec.fabric.nvlink_gpu_bw(),
                        platform.spec.fabric.nic_bw,
                        platform.spec.fabric.ib_oversubscription};
+  manifest.gpus_per_rack = shape.gpus_per_domain();
+  manifest.gpu_hour_usd = gpu_hour_usd(options.cost, manifest.gpus_per_rack);
 
   std::vector<Job> jobs;
   if (options.trace) {
@@ -117,9 +111,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   std::vector<Summary> summaries;
   std::vector<PolicyOutcomes> runs;
+  std::vector<PolicySamples> series;
   for (const auto& r : results) {
-    summaries.push_back(summarize(r.policy, jobs, r.outcomes, shape.gpus()));
+    summaries.push_back(
+        summarize(r.policy, jobs, r.outcomes, r.samples, shape.gpus(), manifest.gpu_hour_usd));
     runs.push_back({r.policy, r.outcomes});
+    series.push_back({r.policy, r.samples});
     manifest.policies.push_back({r.policy, r.wall_seconds});
   }
 
@@ -136,12 +133,26 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     write_summary_csv(out, summaries);
   }
   {
+    auto out = open_output(out_dir / "timeseries.csv");
+    write_timeseries_csv(out, series, options.sample_step);
+  }
+  {
     auto out = open_output(out_dir / "run.json");
     write_run_json(out, manifest);
   }
-  print_table(summaries);
+  std::fputs(comparison_table(summaries).c_str(), stdout);
+  std::fflush(stdout);  // before plot.py writes to the same stream
   if (!options.quiet)
-    std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,summary.csv,run.json}\n", out_dir.c_str());
+    std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,summary.csv,timeseries.csv,run.json}\n",
+                 out_dir.c_str());
+  if (options.plots) {
+    const int status = render_plots(out_dir.string());
+    if (status != 0) {
+      std::fprintf(stderr, "nvlsim: --plots: %s %s %s failed with status %d\n", python_interpreter().c_str(),
+                   plot_script().c_str(), out_dir.c_str(), status);
+      return 1;
+    }
+  }
   return 0;
 }
 

@@ -1,0 +1,219 @@
+// End-to-end checks of the headline metrics on real replays: every summary figure that can be
+// recomputed from jobs.csv and timeseries.csv is, and the identities the docs promise hold.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "nvlsim_process.hpp"
+
+using namespace nvlsim::test;
+
+namespace {
+
+// What jobs.csv says about one policy.
+struct JobTotals {
+  double first_submit = INFINITY, last_finish = -INFINITY;
+  double busy = 0, cross_domain = 0, slowdown = 0;  // GPU-s
+};
+
+std::map<std::string, JobTotals> job_totals(const CsvTable& jobs) {
+  std::map<std::string, JobTotals> out;
+  for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
+    if (jobs.at(r, "final_state") == "REJECTED") continue;
+    JobTotals& t = out[jobs.at(r, "policy")];
+    const double gpus = jobs.num(r, "requested_number_of_resources");
+    const double exec = jobs.num(r, "execution_time");
+    t.first_submit = std::min(t.first_submit, jobs.num(r, "submission_time"));
+    t.last_finish = std::max(t.last_finish, jobs.num(r, "finish_time"));
+    t.busy += gpus * exec;
+    if (jobs.num(r, "domains") > 1) t.cross_domain += gpus * exec;
+    if (jobs.at(r, "final_state") == "COMPLETED_SUCCESSFULLY")
+      t.slowdown += gpus * std::max(0.0, exec - jobs.num(r, "trace_run_time"));
+  }
+  return out;
+}
+
+// Integrals of timeseries.csv over [from, to], GPU-s.
+struct SeriesTotals {
+  double busy = 0, idle = 0, down = 0, idle_queued = 0, idle_no_demand = 0, stranded = 0, free = 0;
+};
+
+SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double from, double to, int gpus) {
+  SeriesTotals t;
+  std::vector<std::size_t> rows;
+  for (std::size_t r = 0; r < ts.rows.size(); ++r)
+    if (ts.at(r, "policy") == policy) rows.push_back(r);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::size_t r = rows[i];
+    const int busy = static_cast<int>(ts.num(r, "busy_gpus")),
+              free = static_cast<int>(ts.num(r, "free_gpus"));
+    const int held = static_cast<int>(ts.num(r, "held_idle_gpus")),
+              down = static_cast<int>(ts.num(r, "down_gpus"));
+    INFO(policy << " at " << ts.at(r, "time"));
+    CHECK(busy + free + held + down == gpus);
+    CHECK(ts.num(r, "stranded_gpus") <= free);
+    CHECK(ts.num(r, "fgd_fragment_gpus") <= free + 1e-9);
+    const double begin = std::max(ts.num(r, "time"), from);
+    const double end = std::min(i + 1 < rows.size() ? ts.num(rows[i + 1], "time") : to, to);
+    if (end <= begin) continue;
+    const double dt = end - begin;
+    t.busy += busy * dt;
+    t.idle += (free + held + down) * dt;
+    t.down += down * dt;
+    (ts.num(r, "queued_jobs") > 0 ? t.idle_queued : t.idle_no_demand) += (free + held) * dt;
+    t.stranded += ts.num(r, "stranded_gpus") * dt;
+    t.free += free * dt;
+  }
+  return t;
+}
+
+void check_headline_identities(const std::filesystem::path& out) {
+  const auto jobs = read_csv((out / "jobs.csv").string());
+  const auto summary = read_csv((out / "summary.csv").string());
+  const auto ts = read_csv((out / "timeseries.csv").string());
+  const auto run = nlohmann::json::parse(slurp((out / "run.json").string()));
+  const int gpus = run["platform"]["gpus"];
+  const double price = run["cost_model"]["gpu_hour_usd"];
+  const auto totals = job_totals(jobs);
+  for (std::size_t r = 0; r < summary.rows.size(); ++r) {
+    const std::string policy = summary.at(r, "policy");
+    INFO("policy " << policy);
+    const JobTotals& j = totals.at(policy);
+    const double makespan = summary.num(r, "makespan");
+    const double idle = summary.num(r, "idle_gpu_hours");
+    const double scale = std::max(1.0, gpus * makespan / 3600);  // tolerances relative to capacity
+
+    // Idle GPU-hours are the complement of the jobs' busy GPU-hours, and the parts add up to them.
+    CHECK(summary.num(r, "busy_gpu_hours") == Approx(j.busy / 3600).epsilon(1e-12));
+    CHECK(idle == Approx(gpus * makespan / 3600 - j.busy / 3600).margin(1e-9 * scale));
+    const double no_demand = summary.num(r, "idle_no_demand_gpu_hours");
+    const double scheduling = summary.num(r, "idle_scheduling_gpu_hours");
+    const double failure = summary.num(r, "idle_failure_gpu_hours");
+    CHECK(no_demand + scheduling + failure == Approx(idle).margin(1e-9 * scale));
+    CHECK(no_demand >= 0);
+    CHECK(scheduling >= -1e-9 * scale);
+    CHECK(failure >= 0);
+    CHECK(summary.num(r, "idle_cost_usd") == Approx(idle * price));
+    CHECK(summary.num(r, "idle_cost_usd") ==
+          Approx(summary.num(r, "idle_no_demand_cost_usd") + summary.num(r, "idle_scheduling_cost_usd") +
+                 summary.num(r, "idle_failure_cost_usd"))
+              .margin(1e-9 * scale * price));
+
+    // The sampled state agrees with the jobs: the same busy time, so the same idle time and split.
+    const SeriesTotals s = series_totals(ts, policy, j.first_submit, j.last_finish, gpus);
+    CHECK(s.busy / 3600 == Approx(j.busy / 3600).margin(1e-6 * scale));
+    CHECK(s.idle / 3600 == Approx(idle).margin(1e-6 * scale));
+    CHECK(no_demand == Approx(s.idle_no_demand / 3600).margin(1e-9 * scale));
+    CHECK(failure == Approx(s.down / 3600).margin(1e-9 * scale));
+    CHECK(scheduling == Approx(s.idle_queued / 3600).margin(1e-6 * scale));
+    CHECK(summary.num(r, "idle_while_queued_gpu_hours") == Approx(s.idle_queued / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "stranded_gpu_hours") == Approx(s.stranded / 3600).margin(1e-9 * scale));
+
+    // Ratios stay in range.
+    for (const char* ratio : {"fragmentation", "fgd_fragmentation", "nvlink_utilization", "ib_utilization"}) {
+      INFO(ratio);
+      CHECK(summary.num(r, ratio) >= 0);
+      CHECK(summary.num(r, ratio) <= 1);
+    }
+    CHECK(summary.num(r, "fragmentation") == Approx(s.free > 0 ? s.stranded / s.free : 0).margin(1e-12));
+
+    // Bandwidth figures from jobs.csv.
+    CHECK(summary.num(r, "cross_domain_gpu_hours") == Approx(j.cross_domain / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "slowdown_gpu_hours") == Approx(j.slowdown / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "slowdown_cost_usd") == Approx(j.slowdown / 3600 * price).margin(1e-9 * scale));
+    if (!summary.at(r, "bw_utilization").empty()) {
+      CHECK(summary.num(r, "bw_efficiency_p10") <= summary.num(r, "bw_efficiency_p50"));
+      CHECK(summary.num(r, "bw_efficiency_p50") <= summary.num(r, "bw_efficiency_p90"));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("headline metrics keep their identities on every sample trace and policy", "[e2e][metrics]") {
+  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x8.xml";
+  for (const char* name : {"NASA-iPSC-1993-3.1-cln.swf.gz", "theta_100.swf", "CQSim-test.swf"}) {
+    SECTION(name) {
+      const auto dir = scratch_dir(std::string("headline-") + name);
+      const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + data_file(name) +
+                                    " --policy all --out " + (dir / "out").string(),
+                                dir);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      check_headline_identities(dir / "out");
+    }
+  }
+}
+
+TEST_CASE("the default mix: identities hold, and topology-aware policies use NVLink better",
+          "[e2e][metrics]") {
+  const auto dir = scratch_dir("headline-default");
+  const auto r = run_nvlsim("--quiet --policy all --out " + (dir / "out").string(), dir);
+  REQUIRE(r.status == 0);
+  check_headline_identities(dir / "out");
+  const auto summary = read_csv((dir / "out/summary.csv").string());
+  std::map<std::string, std::size_t> row;
+  for (std::size_t i = 0; i < summary.rows.size(); ++i) row[summary.at(i, "policy")] = i;
+  const double per_gpu = summary.num(row.at("per-gpu"), "bw_utilization");
+  CHECK(per_gpu < summary.num(row.at("block"), "bw_utilization"));
+  CHECK(per_gpu < summary.num(row.at("sub-block"), "bw_utilization"));
+  // per-gpu places any job that fits by count, so it never strands a free GPU.
+  CHECK(summary.num(row.at("per-gpu"), "stranded_gpu_hours") == 0);
+  // The table prints each headline figure's change against per-gpu.
+  CHECK(r.out.find("change against per-gpu") != std::string::npos);
+  CHECK(r.out.find('%') != std::string::npos);
+}
+
+TEST_CASE("timeseries.csv is reproducible, and --sample gives the state at fixed steps", "[e2e][metrics]") {
+  const auto dir = scratch_dir("headline-sample");
+  const std::string args = "--quiet --policy per-gpu,block --trace " + data_file("theta_100.swf");
+  REQUIRE(run_nvlsim(args + " --out " + (dir / "a").string(), dir).status == 0);
+  REQUIRE(run_nvlsim(args + " --out " + (dir / "b").string(), dir).status == 0);
+  CHECK(slurp((dir / "a/timeseries.csv").string()) == slurp((dir / "b/timeseries.csv").string()));
+  REQUIRE(run_nvlsim(args + " --sample 3600 --out " + (dir / "step").string(), dir).status == 0);
+
+  const auto every = read_csv((dir / "a/timeseries.csv").string());
+  const auto step = read_csv((dir / "step/timeseries.csv").string());
+  REQUIRE(step.rows.size() > 2);
+  for (std::size_t r = 0; r < step.rows.size(); ++r) {
+    const double t = step.num(r, "time");
+    CHECK(std::fmod(t, 3600) == 0);
+    // The same state as the latest change at or before t.
+    std::size_t in_force = every.rows.size();
+    for (std::size_t e = 0; e < every.rows.size(); ++e)
+      if (every.at(e, "policy") == step.at(r, "policy") && every.num(e, "time") <= t) in_force = e;
+    REQUIRE(in_force < every.rows.size());
+    for (const char* column : {"busy_gpus", "free_gpus", "queued_jobs", "stranded_gpus", "held_idle_gpus"})
+      CHECK(step.at(r, column) == every.at(in_force, column));
+  }
+  CHECK(slurp((dir / "step/run.json").string()).find("\"timeseries_step_seconds\": 3600.0") !=
+        std::string::npos);
+}
+
+TEST_CASE("cost flags set the GPU-hour price in run.json and the _usd columns", "[e2e][metrics][cost]") {
+  const auto dir = scratch_dir("headline-cost");
+  const std::string trace = " --trace " + data_file("theta_100.swf");
+  REQUIRE(
+      run_nvlsim("--quiet --gpu-hour-usd 3" + trace + " --out " + (dir / "rental").string(), dir).status ==
+      0);
+  auto run = nlohmann::json::parse(slurp((dir / "rental/run.json").string()));
+  CHECK(run["cost_model"]["basis"] == "rental");
+  CHECK(run["cost_model"]["gpu_hour_usd"] == 3.0);
+  auto summary = read_csv((dir / "rental/summary.csv").string());
+  CHECK(summary.num(0, "idle_cost_usd") == Approx(3 * summary.num(0, "idle_gpu_hours")));
+
+  REQUIRE(run_nvlsim(
+              "--quiet --rack-price-usd 0 --rack-power-kw 72 --power-usd-per-kwh 0.5 --amortization-years 2" +
+                  trace + " --out " + (dir / "owner").string(),
+              dir)
+              .status == 0);
+  run = nlohmann::json::parse(slurp((dir / "owner/run.json").string()));
+  CHECK(run["cost_model"]["basis"] == "owner");
+  CHECK(run["cost_model"]["gpu_hour_usd"].get<double>() == Approx(0.5));  // 72 kW x $0.5 / 72 GPUs
+  CHECK(run_nvlsim("--gpu-hour-usd -1", dir).status == 2);
+  CHECK(run_nvlsim("--sample soon", dir).status == 2);
+}
