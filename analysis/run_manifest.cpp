@@ -22,8 +22,10 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                 {"jobs", m.trace.jobs},
                 {"skipped_lines", m.trace.skipped},
                 {"first_skipped", m.trace.first_skipped}};
-  j["job_model"] = {
-      {"comm_fraction", m.comm_fraction}, {"comm_rounds", m.comm_rounds}, {"walltime_kill", m.walltime_kill}};
+  j["job_model"] = {{"comm_fraction", m.comm_fraction},
+                    {"comm_rounds", m.comm_rounds},
+                    {"collective", m.collective},
+                    {"walltime_kill", m.walltime_kill}};
   j["topology"] = m.topology;
   j["cost_model"] = {{"basis", m.cost.rental_gpu_hour_usd ? "rental" : "owner"},
                      {"rack_price_usd", m.cost.rack_price_usd},

@@ -33,6 +33,7 @@ struct RunManifest {
   double platform_load_seconds = 0;
   double comm_fraction = 0;
   int comm_rounds = 0;
+  std::string collective;
   bool walltime_kill = true;
   CostModel cost;
   int gpus_per_rack = 0;    // the owner model's divisor

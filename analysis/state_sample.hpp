@@ -10,7 +10,7 @@ struct StateSample {
   int free_gpus = 0;       // up, not allocated, not held by an exclusive job
   int down_gpus = 0;       // failed, awaiting repair
   int held_idle_gpus = 0;  // up and unallocated but closed by an exclusive (whole-block) job
-  int stranded_gpus = 0;   // free GPUs while some queued job fits by count but the policy cannot place it
+  int stranded_gpus = 0;   // idle GPUs (free or held) while a queued job fits by count but cannot be placed
   int queued_jobs = 0;
   long queued_gpus = 0;
   double nvlink_util = 0;        // bytes/s carried on NVLink ports / their capacity, 0-1

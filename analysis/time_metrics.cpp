@@ -30,10 +30,9 @@ FragmentationMetrics fragmentation_metrics(const SampleIntegrals& in) {
   FragmentationMetrics f;
   f.stranded_gpu_hours = in.stranded / 3600;
   f.idle_while_queued_gpu_hours = in.idle_queued / 3600;
-  if (in.free > 0) {
-    f.fragmentation = in.stranded / in.free;
-    f.fgd_fragmentation = in.fgd_fragments / in.free;
-  }
+  // Stranded GPUs may be held by whole-block jobs, so their share is of all idle (free or held) time.
+  if (in.free + in.held_idle > 0) f.fragmentation = in.stranded / (in.free + in.held_idle);
+  if (in.free > 0) f.fgd_fragmentation = in.fgd_fragments / in.free;
   return f;
 }
 

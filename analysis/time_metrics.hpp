@@ -29,7 +29,7 @@ SampleIntegrals integrate(std::span<const StateSample> samples, double from, dou
 
 struct FragmentationMetrics {
   double stranded_gpu_hours = 0;
-  double fragmentation = 0;  // stranded / free GPU-time, 0-1; 0 when nothing was ever free
+  double fragmentation = 0;  // stranded / idle (free + held) GPU-time, 0-1; 0 when nothing was ever idle
   double idle_while_queued_gpu_hours = 0;
   double fgd_fragmentation = 0;  // FGD fragment / free GPU-time, 0-1; 0 when nothing was ever free
 };

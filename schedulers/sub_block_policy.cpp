@@ -72,12 +72,23 @@ std::vector<int> SubBlockPolicy::place_segments(std::vector<int> offered, int no
   return taken;
 }
 
+int SubBlockPolicy::segment_size(int gpus, int nodes) const {
+  const int base = layout_.level_sizes.front();
+  const int segment = segment_nodes(options_, gpus, nodes, base);
+  if (options_.segment >= 0 || options_.rules_for_small_jobs || segment >= nodes) return segment;
+  // The built-in table's segments may not fit the machine at all (a 576-GPU job on 8 racks needs 9
+  // segments of 16, and a rack holds one): then whole base blocks, as an operator would resubmit it.
+  int room = 0;
+  for (const auto& block : layout_.blocks) room += static_cast<int>(block.size()) / segment * segment;
+  return room >= nodes ? segment : segment_nodes(SegmentOptions{base}, gpus, nodes, base);
+}
+
 std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
   const ClusterShape& shape = state.shape();
   if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
   const int nodes = nodes_for(shape, request.gpus);
-  const int segment = segment_nodes(options_, request.gpus, nodes, layout_.level_sizes.front());
+  const int segment = segment_size(request.gpus, nodes);
   const int blocks = static_cast<int>(layout_.blocks.size());
   std::vector<int> idle(blocks, 0);
   for (int b = 0; b < blocks; ++b) {

@@ -54,6 +54,8 @@ class SubBlockPolicy final : public PlacementPolicy {
 
  private:
   std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
+  // Nodes per segment for this job on this machine (segment_nodes, with the built-in table's fallback).
+  int segment_size(int gpus, int nodes) const;
   // Idle trays taken per base block for all segments, or empty when some segment does not fit.
   std::vector<int> place_segments(std::vector<int> offered, int nodes, int segment) const;
 

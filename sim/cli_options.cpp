@@ -73,6 +73,10 @@ PlatformOptions parse_platform(Args& a) {
       p.fabric.ib_latency = a.number<double>(flag, 0.0, 1.0);
     else if (flag == "--ib-oversubscription")
       p.fabric.ib_oversubscription = a.number<double>(flag, 1.0, 1e6);
+    else if (flag == "--ib-switch-radix")
+      p.fabric.ib_switch_radix = a.number<int>(flag, 4, 4096);
+    else if (flag == "--nvlink-sharp")
+      p.fabric.nvlink_sharp = true;
     else if (flag == "--node-names")
       p.node_names = a.value(flag);
     else if (flag == "-o" || flag == "--output")
@@ -130,7 +134,9 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.sim.comm_fraction = a.number<double>(flag, 0.0, 1.0);
     else if (flag == "--comm-rounds")
       r.sim.comm_rounds = a.number<int>(flag, 1, 1000);
-    else if (flag == "--no-walltime-kill")
+    else if (flag == "--collective") {
+      if (!parse_collective(a.value(flag), r.sim.collective)) fail(flag, "expected all-reduce or all-to-all");
+    } else if (flag == "--no-walltime-kill")
       r.sim.walltime_kill = false;
     else if (flag == "--sample")
       r.sample_step = a.number<double>(flag, 0.0, 1e12);
@@ -165,7 +171,9 @@ Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
   --nvlink-latency S         s per NVLink port link (0)
   --nic-bw B                 bytes/s each way per InfiniBand NIC (50e9)
   --ib-latency S             s per InfiniBand link (0)
-  --ib-oversubscription R    InfiniBand core capacity = NICs x NIC bandwidth / R (1)
+  --ib-oversubscription R    leaf uplinks carry the leaf's NICs x NIC bandwidth / R (1)
+  --ib-switch-radix N        ports per InfiniBand switch; a leaf serves N/2 trays per rail (64)
+  --nvlink-sharp             NVSwitches reduce in place (NVLink SHARP) for all-reduce
   --node-names HOSTLIST      Slurm node name of each tray in order, e.g. "gb[01-08]n[01-18]", for
                              --topology files (default: trays map to nodes by order of appearance)
 
@@ -190,6 +198,7 @@ Options:
   --comm-fraction F    share of a job's trace run time spent communicating when placed in as few
                        NVLink domains as possible (default: 0.3)
   --comm-rounds N      compute/communicate rounds per job (default: 1)
+  --collective NAME    all-reduce (hierarchical, as NCCL on NVL72) or all-to-all (default: all-reduce)
   --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
   --sample SECONDS     timeseries.csv: the state every SECONDS (default: 0, a row at every change)
   --plots              also render PNG figures into --out with analysis/plot.py (python3, matplotlib)

@@ -18,7 +18,8 @@ struct FlowEndpoints {
 // NVLink flows run between the domain's first two GPUs: a job's GPUs never share an NVLink port with
 // another job and the switches are non-blocking, so one flow gives every GPU's transfer time.
 // InfiniBand flows run from the source domain's first NIC to the destination domain's first NIC on the
-// same rail (else its first NIC), standing for the domain's NICs sending in parallel. `domain_gpus` lists the job's GPUs per domain.
+// same rail (else its first NIC), standing for the domain's NICs sending in parallel. `domain_gpus` lists the
+// job's GPUs per domain.
 FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& domain_gpus,
                              const PlannedFlow& flow);
 

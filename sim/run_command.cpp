@@ -62,6 +62,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.seed = options.seed;
   manifest.comm_fraction = options.sim.comm_fraction;
   manifest.comm_rounds = options.sim.comm_rounds;
+  manifest.collective = to_string(options.sim.collective);
   manifest.walltime_kill = options.sim.walltime_kill;
   manifest.cost = options.cost;
   manifest.sample_step = options.sample_step;

@@ -30,12 +30,14 @@ void StateSampler::touch(const Allocation& allocation) {
   for (int tray : allocation.held_trays) dirty_domain_[shape_.domain_of_tray(tray)] = 1;
 }
 
-int StateSampler::stranded(const ClusterState& state, std::span<const QueuedJob> queue) const {
-  // Free GPUs are stranded while some waiting job would fit by count but the policy cannot place it.
+int StateSampler::stranded(const ClusterState& state, std::span<const QueuedJob> queue, int busy) const {
+  // Idle GPUs (free, or closed by a whole-block job) are stranded while some waiting job would fit by
+  // count but the policy cannot place it (DOMAIN.md §5: the free GPUs of a rack held by a 32-GPU job).
+  const int idle = state.shape().gpus() - busy - state.down_gpus();
   std::size_t tested = 0;
   for (const auto& q : queue) {
-    if (q.gpus > state.free_gpus()) continue;
-    if (!policy_.place(state, JobRequest{q.gpus})) return state.free_gpus();
+    if (q.gpus > idle) continue;
+    if (!policy_.place(state, JobRequest{q.gpus})) return idle;
     if (++tested == kStrandedTests) break;
   }
   return 0;
@@ -93,7 +95,7 @@ void StateSampler::record(double now, const ClusterState& state, std::span<const
   s.free_gpus = state.free_gpus();
   s.down_gpus = state.down_gpus();
   s.held_idle_gpus = shape_.gpus() - busy_gpus - s.free_gpus - s.down_gpus;
-  s.stranded_gpus = queue.empty() ? 0 : stranded(state, queue);
+  s.stranded_gpus = queue.empty() ? 0 : stranded(state, queue, busy_gpus);
   s.queued_jobs = static_cast<int>(queue.size());
   for (const auto& q : queue) s.queued_gpus += q.gpus;
   s.fgd_fragment_gpus = fgd_fragments(state);

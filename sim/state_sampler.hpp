@@ -28,7 +28,7 @@ class StateSampler {
   std::vector<StateSample> take() { return std::move(samples_); }
 
  private:
-  int stranded(const ClusterState& state, std::span<const QueuedJob> queue) const;
+  int stranded(const ClusterState& state, std::span<const QueuedJob> queue, int busy) const;
   double fgd_fragments(const ClusterState& state) const;
   void refresh_runs(const ClusterState& state);
 

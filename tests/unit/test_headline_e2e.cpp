@@ -39,7 +39,7 @@ std::map<std::string, JobTotals> job_totals(const CsvTable& jobs) {
 
 // Integrals of timeseries.csv over [from, to], GPU-s.
 struct SeriesTotals {
-  double busy = 0, idle = 0, down = 0, idle_queued = 0, idle_no_demand = 0, stranded = 0, free = 0;
+  double busy = 0, idle = 0, down = 0, idle_queued = 0, idle_no_demand = 0, stranded = 0, free = 0, held = 0;
 };
 
 SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double from, double to, int gpus) {
@@ -55,7 +55,7 @@ SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double
               down = static_cast<int>(ts.num(r, "down_gpus"));
     INFO(policy << " at " << ts.at(r, "time"));
     CHECK(busy + free + held + down == gpus);
-    CHECK(ts.num(r, "stranded_gpus") <= free);
+    CHECK(ts.num(r, "stranded_gpus") <= free + held);
     CHECK(ts.num(r, "fgd_fragment_gpus") <= free + 1e-9);
     const double begin = std::max(ts.num(r, "time"), from);
     const double end = std::min(i + 1 < rows.size() ? ts.num(rows[i + 1], "time") : to, to);
@@ -67,6 +67,7 @@ SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double
     (ts.num(r, "queued_jobs") > 0 ? t.idle_queued : t.idle_no_demand) += (free + held) * dt;
     t.stranded += ts.num(r, "stranded_gpus") * dt;
     t.free += free * dt;
+    t.held += held * dt;
   }
   return t;
 }
@@ -119,7 +120,9 @@ void check_headline_identities(const std::filesystem::path& out) {
       CHECK(summary.num(r, ratio) >= 0);
       CHECK(summary.num(r, ratio) <= 1);
     }
-    CHECK(summary.num(r, "fragmentation") == Approx(s.free > 0 ? s.stranded / s.free : 0).margin(1e-12));
+    const double idle_time = s.free + s.held;
+    CHECK(summary.num(r, "fragmentation") ==
+          Approx(idle_time > 0 ? s.stranded / idle_time : 0).margin(1e-12));
 
     // Bandwidth figures from jobs.csv.
     CHECK(summary.num(r, "cross_domain_gpu_hours") == Approx(j.cross_domain / 3600).margin(1e-9 * scale));

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -166,4 +167,23 @@ TEST_CASE("a segment rule table from the spec replaces NVIDIA's rule", "[sub_blo
   // With 16-node segments (and no single rack holding 16 idle trays) the job waits.
   CHECK_FALSE(nvlsim::make_policy("sub-block:segment_rules=64>16/0>1", context)->place(state, {64}));
   CHECK_THROWS_AS(nvlsim::make_policy("sub-block:segment_rules=64-8", context), nvlsim::InputError);
+}
+
+TEST_CASE("the built-in table falls back to whole racks when its segments cannot fit the machine",
+          "[sub_block]") {
+  const nvlsim::PolicyContext context{ClusterShape{8, 18, 4}};
+  const ClusterState empty(context.shape);
+  // 576 GPUs = 144 nodes: NVIDIA's 16-node segments would need 9, and each rack holds one; 18-node
+  // segments (one per rack) fit.
+  const auto all = nvlsim::make_policy("sub-block", context)->place(empty, {576});
+  REQUIRE(all);
+  CHECK(all->gpus.size() == 576);
+  // An explicit segment is the user's word: no fallback, so the job cannot be placed.
+  CHECK_FALSE(nvlsim::make_policy("sub-block:segment=16", context)->place(empty, {576}));
+  // 512 GPUs = 128 nodes = 8 segments of 16: the table's segments fit, one per rack.
+  const auto most = nvlsim::make_policy("sub-block", context)->place(empty, {512});
+  REQUIRE(most);
+  for (int rack = 0; rack < 8; ++rack)
+    CHECK(std::count_if(most->gpus.begin(), most->gpus.end(), [rack](int g) { return g / 72 == rack; }) ==
+          64);
 }
