@@ -28,7 +28,8 @@ std::string quoted(std::string_view text) {
   return out + '"';
 }
 
-void write_row(std::string& line, const std::string& policy, const Job& job, const JobOutcome& o) {
+void write_row(std::string& line, const std::string& policy, const Job& job, const JobOutcome& o,
+               std::string_view class_name) {
   const bool ran = o.state != FinalState::rejected;
   const double exec = ran ? o.finish - o.start : NAN;
   const double wait = ran ? o.start - job.submit_time : NAN;
@@ -36,20 +37,21 @@ void write_row(std::string& line, const std::string& policy, const Job& job, con
   const double stretch = ran && exec > 0 ? turnaround / exec : NAN;
   line.clear();
   fmt::format_to(std::back_inserter(line),
-                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.0f},{:.0f},{},{}\n", quoted(policy),
-                 job.id, num(job.submit_time), job.gpus, num(job.time_limit),
+                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.0f},{:.0f},{},{},{}\n",
+                 quoted(policy), job.id, num(job.submit_time), job.gpus, num(job.time_limit),
                  o.state == FinalState::completed_successfully ? 1 : 0, to_string(o.state),
                  ran ? num(o.start) : "", num(exec), ran ? num(o.finish) : "", num(wait), num(turnaround),
                  num(stretch), interval_set(o.gpus), num(job.run_time), o.domains, o.restarts, o.comm_bytes,
-                 o.cross_domain_bytes, num(o.bw_efficiency), quoted(o.reason));
+                 o.cross_domain_bytes, num(o.bw_efficiency), quoted(o.reason), quoted(class_name));
 }
 
 }  // namespace
 
-void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs) {
+void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs,
+                    std::span<const std::string> class_names) {
   out << "policy,job_id,submission_time,requested_number_of_resources,requested_time,success,final_state,"
          "starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
-         "trace_run_time,domains,restarts,comm_bytes,cross_domain_bytes,bw_efficiency,reason\n";
+         "trace_run_time,domains,restarts,comm_bytes,cross_domain_bytes,bw_efficiency,reason,class\n";
   std::vector<std::size_t> by_policy(runs.size());
   std::iota(by_policy.begin(), by_policy.end(), 0);
   std::stable_sort(by_policy.begin(), by_policy.end(),
@@ -61,7 +63,9 @@ void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<cons
   std::string line;
   for (std::size_t p : by_policy) {
     for (std::size_t j : by_id) {
-      write_row(line, runs[p].policy, jobs[j], runs[p].outcomes[j]);
+      const auto k = static_cast<std::size_t>(jobs[j].job_class);
+      write_row(line, runs[p].policy, jobs[j], runs[p].outcomes[j],
+                k < class_names.size() ? class_names[k] : "");
       out << line;
     }
   }

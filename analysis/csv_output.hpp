@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <span>
+#include <string>
 
 #include "analysis/job_outcome.hpp"
 #include "analysis/state_sample.hpp"
@@ -16,8 +17,10 @@ struct PolicyOutcomes {
   std::span<const JobOutcome> outcomes;  // index = job index
 };
 
-// One row per job per policy, sorted by policy name then job_id.
-void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs);
+// One row per job per policy, sorted by policy name then job_id. The `class` column names each job's class
+// from class_names (indexed by Job::job_class); empty when the index is outside it.
+void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs,
+                    std::span<const std::string> class_names = {});
 void write_summary_csv(std::ostream& out, std::span<const Summary> summaries);
 
 struct PolicySamples {

@@ -21,11 +21,20 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                 {"lines_read", m.trace.lines_read},
                 {"jobs", m.trace.jobs},
                 {"skipped_lines", m.trace.skipped},
-                {"first_skipped", m.trace.first_skipped}};
+                {"first_skipped", m.trace.first_skipped},
+                {"procs_per_gpu", m.trace.procs_per_gpu},
+                {"fit", m.trace.fit}};
   j["job_model"] = {{"comm_fraction", m.comm_fraction},
                     {"comm_rounds", m.comm_rounds},
                     {"collective", m.collective},
                     {"walltime_kill", m.walltime_kill}};
+  auto& classes = j["job_classes"] = {{"source", m.classes_source}, {"default", m.default_class}};
+  auto& list = classes["classes"] = nlohmann::ordered_json::array();
+  for (const auto& c : m.classes)
+    list.push_back({{"name", c.name},
+                    {"comm_fraction", c.comm_fraction},
+                    {"collective", c.collective},
+                    {"segment_nodes", c.segment_nodes}});
   j["topology"] = m.topology;
   j["cost_model"] = {{"basis", m.cost.rental_gpu_hour_usd ? "rental" : "owner"},
                      {"rack_price_usd", m.cost.rack_price_usd},

@@ -23,7 +23,18 @@ struct RunManifest {
     std::string source;
     std::size_t lines_read = 0, jobs = 0, skipped = 0;
     std::vector<std::string> first_skipped;  // messages of the first few skipped lines
+    int procs_per_gpu = 1;                   // trace processors per GPU (--procs-per-gpu or --fit)
+    bool fit = false;                        // procs_per_gpu was chosen by --fit
   } trace;
+  struct JobClassEntry {
+    std::string name;
+    double comm_fraction = 0;
+    std::string collective;  // "none" for classes that do not communicate
+    int segment_nodes = 0;
+  };
+  std::vector<JobClassEntry> classes;  // the run's class table, in index order
+  std::string classes_source;          // --classes file, or "built-in"
+  std::string default_class;           // class of jobs no rule maps
   struct Policy {
     std::string name;
     double wall_seconds = 0;

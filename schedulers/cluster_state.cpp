@@ -14,19 +14,6 @@ ClusterState::ClusterState(ClusterShape shape)
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
       free_total_(shape.gpus()) {}
 
-bool ClusterState::gpu_free(int gpu) const {
-  return busy_[gpu] == 0 && down_[gpu] == 0 && held_[shape_.tray_of_gpu(gpu)] == 0;
-}
-
-int ClusterState::free_gpus_in_tray(int tray) const {
-  return free_in_tray_[tray];
-}
-
-// A held tray counts 0 free, so only a tray with every GPU free reaches gpus_per_tray.
-bool ClusterState::tray_idle(int tray) const {
-  return free_in_tray_[tray] == shape_.gpus_per_tray;
-}
-
 void ClusterState::apply(const Allocation& allocation) {
   for (int tray : allocation.held_trays) {
     if (tray < 0 || tray >= shape_.trays()) {
@@ -43,6 +30,7 @@ void ClusterState::apply(const Allocation& allocation) {
     }
     busy_[gpu] = 1;
   }
+  busy_total_ += static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
   for (int gpu : gpus) recount_tray(shape_.tray_of_gpu(gpu));
   for (int tray : allocation.held_trays) recount_tray(tray);
@@ -63,6 +51,7 @@ void ClusterState::release(const Allocation& allocation) {
     }
     busy_[gpu] = 0;
   }
+  busy_total_ -= static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
   for (int gpu : gpus) recount_tray(shape_.tray_of_gpu(gpu));
   for (int tray : allocation.held_trays) recount_tray(tray);

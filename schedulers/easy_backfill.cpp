@@ -37,6 +37,7 @@ std::optional<Reservation> reserve(double now, ClusterState future, std::span<co
   });
   for (const Ending& ending : endings) {
     future.release(*ending.allocation);
+    if (future.free_gpus() < head.gpus) continue;  // no policy places more GPUs than are free
     if (auto placed = policy.place(future, {head.gpus})) {
       // A job overrunning its limit is still expected to end; not before now, though.
       return Reservation{std::max(now, ending.time), std::move(*placed)};
@@ -77,31 +78,42 @@ class ReservedResources {
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
-                                         const BackfillConfig& config) {
+                                         const BackfillConfig& config, BackfillReport* report) {
   ClusterState working = state;
   std::vector<StartDecision> started;
+  bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
+    if (job.gpus > working.free_gpus()) {
+      const int idle = working.shape().gpus() - working.busy_gpus() - working.down_gpus();
+      blocked = blocked || job.gpus <= idle;
+      return false;
+    }
     std::optional<Allocation> placed = policy.place(working, {job.gpus});
+    blocked = blocked || !placed;
     if (!placed || !allowed(*placed)) return false;
     working.apply(*placed);
     started.push_back({job.job, std::move(*placed)});
     return true;
   };
 
+  const auto done = [&] {
+    if (report != nullptr) report->placement_blocked = blocked;
+    return started;
+  };
   std::size_t head = 0;
   while (head < queue.size() && try_start(queue[head], [](const Allocation&) { return true; })) ++head;
-  if (head == queue.size()) return started;
+  if (head == queue.size() || !config.backfill) return done();
 
   const std::optional<Reservation> reservation =
       reserve(now, working, running, started, queue.first(head), queue[head], policy);
-  if (!reservation) return started;  // the head never fits, so nothing may be promised past it
+  if (!reservation) return done();  // the head never fits, so nothing may be promised past it
   const ReservedResources reserved(state.shape(), reservation->allocation);
   const std::size_t tested = std::min(config.max_job_test, queue.size() - head - 1);
   for (const QueuedJob& job : queue.subspan(head + 1, tested)) {
     const bool ends_in_time = now + job.time_limit <= reservation->start;
     try_start(job, [&](const Allocation& placed) { return ends_in_time || !reserved.conflicts(placed); });
   }
-  return started;
+  return done();
 }
 
 }  // namespace nvlsim

@@ -28,8 +28,16 @@ struct StartDecision {
   Allocation allocation;
 };
 
+// What a pass saw, for metrics.
+struct BackfillReport {
+  // Some job it examined would fit in the idle GPUs (free, or closed by exclusive jobs) by count, but the
+  // policy could not place it: the placement rules, not a lack of GPUs, held it back.
+  bool placement_blocked = false;
+};
+
 struct BackfillConfig {
   std::size_t max_job_test = 500;  // Slurm's bf_max_job_test: queued jobs examined past the head
+  bool backfill = true;  // false: only start jobs in order (Slurm's main scheduler between backfill passes)
 };
 
 // One scheduling pass at time `now` over the queue (in priority order). Jobs start in order while they
@@ -39,6 +47,6 @@ struct BackfillConfig {
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
-                                         const BackfillConfig& config = {});
+                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr);
 
 }  // namespace nvlsim

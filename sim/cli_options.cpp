@@ -3,44 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <charconv>
-
 #include "models/input_error.hpp"
 #include "schedulers/policy_registry.hpp"
+#include "sim/cli_args.hpp"
 
 namespace nvlsim {
 
 namespace {
-
-[[noreturn]] void fail(std::string_view flag, std::string_view what) {
-  throw InputError(fmt::format("nvlsim: {}: {}", flag, what));
-}
-
-class Args {
- public:
-  explicit Args(std::span<const std::string> args) : args_(args) {}
-  bool done() const { return i_ >= args_.size(); }
-  const std::string& next() { return args_[i_++]; }
-  const std::string& value(std::string_view flag) {
-    if (done()) fail(flag, "needs a value");
-    return next();
-  }
-  template <class T>
-  T number(std::string_view flag, T min_value, T max_value) {
-    const std::string& text = value(flag);
-    T v{};
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || end != text.data() + text.size())
-      fail(flag, fmt::format("not a number: \"{}\"", text));
-    if (v < min_value || v > max_value)
-      fail(flag, fmt::format("must be between {} and {}, got {}", min_value, max_value, text));
-    return v;
-  }
-
- private:
-  std::span<const std::string> args_;
-  std::size_t i_ = 0;
-};
 
 std::vector<std::string> split_policies(const std::string& text) {
   if (text == "all") return policy_names();
@@ -130,13 +99,23 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.skip_bad_lines = true;
     else if (flag == "--parallel")
       r.parallel = a.number<int>(flag, 1, 256);
-    else if (flag == "--comm-fraction")
+    else if (flag == "--comm-fraction") {
       r.sim.comm_fraction = a.number<double>(flag, 0.0, 1.0);
-    else if (flag == "--comm-rounds")
+      r.comm_fraction_given = true;
+    } else if (flag == "--comm-rounds")
       r.sim.comm_rounds = a.number<int>(flag, 1, 1000);
     else if (flag == "--collective") {
       if (!parse_collective(a.value(flag), r.sim.collective)) fail(flag, "expected all-reduce or all-to-all");
-    } else if (flag == "--no-walltime-kill")
+      r.collective_given = true;
+    } else if (flag == "--classes")
+      r.classes_file = a.value(flag);
+    else if (flag == "--procs-per-gpu")
+      r.procs_per_gpu = a.number<int>(flag, 1, 1 << 20);
+    else if (flag == "--fit")
+      r.fit = true;
+    else if (flag == "--write-swf")
+      r.write_swf = true;
+    else if (flag == "--no-walltime-kill")
       r.sim.walltime_kill = false;
     else if (flag == "--sample")
       r.sample_step = a.number<double>(flag, 0.0, 1e12);
@@ -155,6 +134,7 @@ CliOptions parse_cli(std::span<const std::string> args) {
     else
       fail(flag, "unknown option (see nvlsim --help)");
   }
+  if (r.fit && r.procs_per_gpu) fail("--fit", "chooses --procs-per-gpu itself; give one or the other");
   return o;
 }
 
@@ -164,6 +144,7 @@ std::string usage() {
 Usage:
   nvlsim [options]                      replay a trace under one or more policies
   nvlsim platform --racks N -o FILE     write an NVL72 platform file with N racks
+  nvlsim workload mix|convert ...       generate or convert traces (see below)
 
 Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
   --nvlink-links N           NVLinks per GPU, one per NVSwitch chip (18)
@@ -186,7 +167,8 @@ Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rac
 
 Options:
   --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)
-  --trace FILE         SWF trace, plain or .gz (default: built-in seeded mix of AI jobs)
+  --trace FILE         SWF trace, plain or .gz (default: the seeded AI job mix of `nvlsim workload mix`,
+                       400 jobs; on 64 racks the week of workloads/mix.swf)
   --policy LIST        comma-separated policy specs NAME[:key=value...], or "all" (default: per-gpu);
                        known: {}; parameters in docs/policies.md
   --policy-file FILE   JSON list of policy specs, rule tables included (see docs/policies.md)
@@ -196,9 +178,15 @@ Options:
                        (default: nvlsim-out)
   --seed N             seed of every random process (default: 1)
   --comm-fraction F    share of a job's trace run time spent communicating when placed in as few
-                       NVLink domains as possible (default: 0.3)
+                       NVLink domains as possible, for every class (default: each class's own)
   --comm-rounds N      compute/communicate rounds per job (default: 1)
-  --collective NAME    all-reduce (hierarchical, as NCCL on NVL72) or all-to-all (default: all-reduce)
+  --collective NAME    all-reduce (hierarchical, as NCCL on NVL72) or all-to-all, for every class that
+                       communicates (default: each class's own)
+  --classes FILE       JSON job classes and the SWF fields that map jobs to them (docs/workloads.md;
+                       default: pretrain, finetune, inference, hpc; unmapped jobs are hpc)
+  --procs-per-gpu K    trace processors per GPU: a job needs ceil(processors / K) GPUs (default: 1)
+  --fit                choose K so the trace's MaxProcs and largest job fit the platform
+  --write-swf          also write each policy's simulated schedule as SWF (schedule-POLICY.swf)
   --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
   --sample SECONDS     timeseries.csv: the state every SECONDS (default: 0, a row at every change)
   --plots              also render PNG figures into --out with analysis/plot.py (python3, matplotlib)

@@ -28,6 +28,12 @@ struct RunOptions {
   bool plots = false;      // --plots: render PNGs with analysis/plot.py
   CostModel cost;
   SimulationConfig sim;
+  bool comm_fraction_given = false;         // --comm-fraction overrides every class's value
+  bool collective_given = false;            // --collective overrides every communicating class's one
+  std::optional<std::string> classes_file;  // --classes FILE.json (default: built-in classes)
+  std::optional<int> procs_per_gpu;         // --procs-per-gpu K: a job needs ceil(processors / K) GPUs
+  bool fit = false;                         // --fit: choose K so the trace's largest job fits
+  bool write_swf = false;                   // --write-swf: each policy's schedule as SWF into --out
 };
 
 struct PlatformOptions {

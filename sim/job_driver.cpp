@@ -46,7 +46,7 @@ struct Attempt {
   bool running = false;
 };
 
-enum class EventKind { compute_done, time_limit };
+enum class EventKind { compute_done, time_limit, backfill };
 
 // Bookkeeping of one SimGrid transfer, parallel to the list of comms waited on.
 struct FlowRecord {
@@ -78,7 +78,7 @@ class Driver {
         outcomes_(outcomes),
         progress_(progress),
         state_(platform.spec.shape),
-        sampler_(platform.spec.shape, platform.spec.fabric, jobs, admitted, policy),
+        sampler_(platform.spec.shape, platform.spec.fabric, jobs, admitted),
         attempts_(jobs.size()),
         running_index_(jobs.size(), kNotRunning) {}
 
@@ -140,7 +140,8 @@ class Driver {
       carried_[static_cast<int>(f.plane)] += (f.last_remaining - remaining) * f.multiplicity;
       f.last_remaining = remaining;
     }
-    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, carried_[0], carried_[1]);
+    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_, carried_[0],
+                    carried_[1]);
     carried_ = {0, 0};
   }
 
@@ -149,12 +150,25 @@ class Driver {
     dirty_ = true;
   }
 
+  // Jobs start in queue order at every change; the backfill pass past a blocked head runs at most every
+  // bf_interval, as Slurm's sched/backfill does. A change inside the interval leaves a wake-up for the
+  // pass at its end; with no change since the last pass there is nothing new to backfill.
   void schedule() {
     dirty_ = false;
     const double now = s4u::Engine::get_clock();
-    const auto decisions = easy_backfill(now, state_, queue_, running_, policy_);
+    const bool backfill = now + kTimeSlack >= next_backfill_;  // due events may fire a hair early
+    if (backfill) next_backfill_ = now + config_.bf_interval;
+    BackfillConfig bf;
+    bf.backfill = backfill;
+    BackfillReport report;
+    const auto decisions = easy_backfill(now, state_, queue_, running_, policy_, bf, &report);
+    placement_blocked_ = report.placement_blocked;
     for (const auto& d : decisions) start(d.job, d.allocation, now);
     std::erase_if(queue_, [this](const QueuedJob& q) { return attempts_[q.job].running; });
+    if (!backfill && !queue_.empty() && !backfill_pending_) {
+      push(next_backfill_, 0, EventKind::backfill);
+      backfill_pending_ = true;
+    }
   }
 
   void start(std::size_t job, const Allocation& allocation, double now) {
@@ -220,6 +234,11 @@ class Driver {
   }
 
   void handle(const Event& e) {
+    if (e.kind == EventKind::backfill) {
+      backfill_pending_ = false;
+      dirty_ = true;
+      return;
+    }
     Attempt& a = attempts_[e.job];
     if (!a.running) return;  // the job ended before this event came due
     switch (e.kind) {
@@ -235,6 +254,8 @@ class Driver {
         cancel_flows(e.job);
         finish(e.job, FinalState::completed_walltime_reached, "killed at its time limit",
                outcomes_[e.job].start + jobs_[e.job].time_limit);
+        break;
+      case EventKind::backfill:
         break;
     }
   }
@@ -363,6 +384,9 @@ class Driver {
   std::size_t finished_ = 0;
   std::uint64_t seq_ = 0;
   bool dirty_ = false;
+  double next_backfill_ = 0;
+  bool placement_blocked_ = false;  // reported by the last scheduling pass
+  bool backfill_pending_ = false;
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "sim/cli_options.hpp"
 #include "sim/probe_command.hpp"
 #include "sim/run_command.hpp"
+#include "sim/workload_command.hpp"
 
 namespace {
 
@@ -31,11 +32,13 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (!args.empty() && args[0] == "probe") return nvlsim::probe_command(std::span(args).subspan(1));
+    if (!args.empty() && args[0] == "workload") return nvlsim::workload_command(std::span(args).subspan(1));
     const auto cli = nvlsim::parse_cli(args);
     switch (cli.command) {
       case nvlsim::Command::help:
         std::fputs(nvlsim::usage().c_str(), stdout);
         std::fputs(nvlsim::probe_usage().c_str(), stdout);
+        std::fputs(nvlsim::workload_usage().c_str(), stdout);
         return 0;
       case nvlsim::Command::version:
         std::puts(NVLSIM_VERSION);

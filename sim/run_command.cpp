@@ -20,7 +20,10 @@
 #include "sim/engine_setup.hpp"
 #include "sim/policy_processes.hpp"
 #include "sim/policy_setup.hpp"
+#include "sim/schedule_swf.hpp"
 #include "workloads/builtin_mix.hpp"
+#include "workloads/procs_per_gpu.hpp"
+#include "workloads/swf_writer.hpp"
 #include "workloads/trace_jobs.hpp"
 
 namespace nvlsim {
@@ -51,6 +54,28 @@ std::ofstream open_output(const fs::path& path) {
   std::ofstream out(path);
   if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
   return out;
+}
+
+// The class table of the run: --classes or the built-in one, with an explicit --comm-fraction or
+// --collective applied to every class (the command line beats the file, as for every other default).
+ClassTable run_classes(const RunOptions& options) {
+  ClassTable table = options.classes_file ? load_class_table(*options.classes_file) : builtin_class_table();
+  for (JobClass& c : table.classes) {
+    if (options.comm_fraction_given) c.comm_fraction = options.sim.comm_fraction;
+    if (options.collective_given && c.communicates) c.collective = options.sim.collective;
+  }
+  return table;
+}
+
+void report_skipped(const SwfTrace& trace, RunManifest::Trace& manifest_trace) {
+  for (std::size_t i = 0; i < trace.skipped.size() && i < kSkippedShown; ++i)
+    manifest_trace.first_skipped.push_back(trace.skipped[i].message);
+  if (trace.skipped.empty()) return;
+  std::string msg = fmt::format("nvlsim: skipped {} bad trace line(s):\n", trace.skipped.size());
+  for (const auto& m : manifest_trace.first_skipped) msg += "  " + m + "\n";
+  if (trace.skipped.size() > kSkippedShown)
+    msg += fmt::format("  ... and {} more\n", trace.skipped.size() - kSkippedShown);
+  std::fputs(msg.c_str(), stderr);
 }
 
 }  // namespace
@@ -85,30 +110,41 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.gpus_per_rack = shape.gpus_per_domain();
   manifest.gpu_hour_usd = gpu_hour_usd(options.cost, manifest.gpus_per_rack);
 
+  const ClassTable classes = run_classes(options);
+  SimulationConfig sim = options.sim;
+  sim.classes = classes.classes;
+  manifest.classes_source = classes.source;
+  manifest.default_class = classes.classes[static_cast<std::size_t>(classes.default_class)].name;
+  for (const JobClass& c : classes.classes)
+    manifest.classes.push_back({c.name, c.comm_fraction,
+                                c.communicates ? std::string(to_string(c.collective)) : "none",
+                                c.segment_nodes});
+
   std::vector<Job> jobs;
   if (options.trace) {
     const SwfTrace trace = read_swf(*options.trace, SwfReadOptions{options.skip_bad_lines});
-    jobs = jobs_from_swf(trace);
-    manifest.trace = {*options.trace, trace.lines_read, jobs.size(), trace.skipped.size(), {}};
-    for (std::size_t i = 0; i < trace.skipped.size() && i < kSkippedShown; ++i)
-      manifest.trace.first_skipped.push_back(trace.skipped[i].message);
-    if (!trace.skipped.empty()) {
-      std::string msg = fmt::format("nvlsim: skipped {} bad trace line(s):\n", trace.skipped.size());
-      for (const auto& m : manifest.trace.first_skipped) msg += "  " + m + "\n";
-      if (trace.skipped.size() > kSkippedShown)
-        msg += fmt::format("  ... and {} more\n", trace.skipped.size() - kSkippedShown);
-      std::fputs(msg.c_str(), stderr);
-    }
+    const int procs_per_gpu =
+        options.fit ? fit_procs_per_gpu(trace, shape.gpus()) : options.procs_per_gpu.value_or(1);
+    jobs = jobs_from_swf(trace, {procs_per_gpu, &classes});
+    manifest.trace = {*options.trace, trace.lines_read, jobs.size(), trace.skipped.size(), {},
+                      procs_per_gpu,  options.fit};
+    report_skipped(trace, manifest.trace);
   } else {
-    jobs = builtin_mix(MixOptions{400, shape.gpus(), 0.9, options.seed});
-    manifest.trace = {fmt::format("built-in mix (seed {})", options.seed), 0, jobs.size(), 0, {}};
+    const MixParams params = default_mix_params(shape.domains, shape.gpus(), options.seed);
+    const SwfTrace trace = builtin_mix_trace(params);
+    jobs = jobs_from_swf(trace, {1, &classes});
+    const std::string shape_text = params.jobs > 0
+                                       ? fmt::format("{} jobs", params.jobs)
+                                       : fmt::format("{} days, as workloads/mix.swf", params.days);
+    manifest.trace = {
+        fmt::format("built-in mix ({}, seed {})", shape_text, options.seed), 0, jobs.size(), 0, {}};
   }
 
   const auto policies = make_policies(options, platform);
   manifest.topology = options.topology.value_or("");
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
   const auto results =
-      run_policies(policies, platform, jobs, options.sim, ProcessOptions{options.parallel, progress});
+      run_policies(policies, platform, jobs, sim, ProcessOptions{options.parallel, progress});
 
   std::vector<Summary> summaries;
   std::vector<PolicyOutcomes> runs;
@@ -125,9 +161,19 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) throw InputError(fmt::format("{}: cannot create directory: {}", out_dir.string(), ec.message()));
+  std::vector<std::string> class_names;
+  for (const JobClass& c : classes.classes) class_names.push_back(c.name);
   {
     auto out = open_output(out_dir / "jobs.csv");
-    write_jobs_csv(out, jobs, runs);
+    write_jobs_csv(out, jobs, runs, class_names);
+  }
+  if (options.write_swf) {
+    for (const auto& run : runs) {
+      const ScheduleSwf schedule =
+          schedule_swf(run.policy, jobs, run.outcomes, classes.classes, shape.gpus());
+      auto out = open_output(out_dir / schedule_file_name(run.policy));
+      write_swf(out, schedule.header, schedule.records);
+    }
   }
   {
     auto out = open_output(out_dir / "summary.csv");

@@ -5,19 +5,11 @@
 
 namespace nvlsim {
 
-namespace {
-
-// Queued jobs examined for placement-blocked starts per record, as Slurm bounds its backfill tests.
-constexpr std::size_t kStrandedTests = 100;
-
-}  // namespace
-
 StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric, std::span<const Job> jobs,
-                           std::span<const std::size_t> admitted, const PlacementPolicy& policy)
+                           std::span<const std::size_t> admitted)
     : shape_(shape),
       nvlink_capacity_(shape.gpus() * fabric.nvlink_gpu_bw()),
       ib_capacity_(shape.gpus() * fabric.nic_bw),
-      policy_(policy),
       largest_run_(shape.domains, shape.trays_per_domain),
       dirty_domain_(shape.domains, 1) {
   std::map<int, int> counts;
@@ -28,19 +20,6 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
 void StateSampler::touch(const Allocation& allocation) {
   for (int gpu : allocation.gpus) dirty_domain_[shape_.domain_of_gpu(gpu)] = 1;
   for (int tray : allocation.held_trays) dirty_domain_[shape_.domain_of_tray(tray)] = 1;
-}
-
-int StateSampler::stranded(const ClusterState& state, std::span<const QueuedJob> queue, int busy) const {
-  // Idle GPUs (free, or closed by a whole-block job) are stranded while some waiting job would fit by
-  // count but the policy cannot place it (DOMAIN.md §5: the free GPUs of a rack held by a 32-GPU job).
-  const int idle = state.shape().gpus() - busy - state.down_gpus();
-  std::size_t tested = 0;
-  for (const auto& q : queue) {
-    if (q.gpus > idle) continue;
-    if (!policy_.place(state, JobRequest{q.gpus})) return idle;
-    if (++tested == kStrandedTests) break;
-  }
-  return 0;
 }
 
 double StateSampler::fgd_fragments(const ClusterState& state) const {
@@ -79,7 +58,7 @@ void StateSampler::refresh_runs(const ClusterState& state) {
 }
 
 void StateSampler::record(double now, const ClusterState& state, std::span<const QueuedJob> queue,
-                          int busy_gpus, double nvlink_bytes, double ib_bytes) {
+                          int busy_gpus, bool placement_blocked, double nvlink_bytes, double ib_bytes) {
   if (!samples_.empty()) {
     StateSample& last = samples_.back();
     const double span = now - last.time;
@@ -95,7 +74,10 @@ void StateSampler::record(double now, const ClusterState& state, std::span<const
   s.free_gpus = state.free_gpus();
   s.down_gpus = state.down_gpus();
   s.held_idle_gpus = shape_.gpus() - busy_gpus - s.free_gpus - s.down_gpus;
-  s.stranded_gpus = queue.empty() ? 0 : stranded(state, queue, busy_gpus);
+  // Idle GPUs (free, or closed by a whole-block job) are stranded while the scheduler's last pass found
+  // a waiting job that fit them by count but could not be placed (DOMAIN.md §5: the free GPUs of a rack
+  // held by a 32-GPU job).
+  s.stranded_gpus = placement_blocked && !queue.empty() ? s.free_gpus + s.held_idle_gpus : 0;
   s.queued_jobs = static_cast<int>(queue.size());
   for (const auto& q : queue) s.queued_gpus += q.gpus;
   s.fgd_fragment_gpus = fgd_fragments(state);

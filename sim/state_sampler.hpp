@@ -16,26 +16,25 @@ class StateSampler {
  public:
   // `jobs` give the size distribution FGD fragmentation is measured against.
   StateSampler(const ClusterShape& shape, const FabricParams& fabric, std::span<const Job> jobs,
-               std::span<const std::size_t> admitted, const PlacementPolicy& policy);
+               std::span<const std::size_t> admitted);
 
   // Trays whose free GPUs changed since the last record.
   void touch(const Allocation& allocation);
-  // The state from `now` on. Bytes are what the planes carried since the previous record; they make
-  // that record's utilization. A record at the same time as the previous one replaces it.
+  // The state from `now` on. `placement_blocked` is what the last scheduling pass reported. Bytes are
+  // what the planes carried since the previous record; they make that record's utilization. A record
+  // at the same time as the previous one replaces it.
   void record(double now, const ClusterState& state, std::span<const QueuedJob> queue, int busy_gpus,
-              double nvlink_bytes, double ib_bytes);
+              bool placement_blocked, double nvlink_bytes, double ib_bytes);
 
   std::vector<StateSample> take() { return std::move(samples_); }
 
  private:
-  int stranded(const ClusterState& state, std::span<const QueuedJob> queue, int busy) const;
   double fgd_fragments(const ClusterState& state) const;
   void refresh_runs(const ClusterState& state);
 
   ClusterShape shape_;
-  double nvlink_capacity_;  // bytes/s over all NVLink ports, one direction
-  double ib_capacity_;      // bytes/s over all NICs, one direction
-  const PlacementPolicy& policy_;
+  double nvlink_capacity_;                           // bytes/s over all NVLink ports, one direction
+  double ib_capacity_;                               // bytes/s over all NICs, one direction
   std::vector<std::pair<int, double>> size_shares_;  // (GPUs, share of jobs)
   std::vector<int> largest_run_;                     // per domain
   std::vector<std::uint8_t> dirty_domain_;

@@ -13,6 +13,7 @@ struct Job {
   double time_limit = 0;   // s; SWF requested time, or the trace run time when unknown
   double run_time = 0;     // s; trace run time T (-1 when the trace does not say)
   std::size_t line = 0;    // line of the trace file, for messages
+  int job_class = 0;       // index into the run's class table (workloads/job_class.hpp)
 };
 
 }  // namespace nvlsim

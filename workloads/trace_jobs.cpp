@@ -16,10 +16,11 @@ namespace {
 constexpr std::size_t kAllocatedIndex = 4;
 constexpr std::size_t kRequestedIndex = 7;
 
-int gpu_count(const SwfRecord& record, const std::string& path, std::size_t line) {
+int gpu_count(const SwfRecord& record, int procs_per_gpu, const std::string& path, std::size_t line) {
   const bool allocated_known = record.allocated_processors != -1;
-  const std::int64_t count = allocated_known ? record.allocated_processors : record.requested_processors;
-  if (count == -1) return 0;
+  const std::int64_t procs = allocated_known ? record.allocated_processors : record.requested_processors;
+  if (procs == -1) return 0;
+  const std::int64_t count = (procs + procs_per_gpu - 1) / procs_per_gpu;
   if (count > std::numeric_limits<int>::max()) {
     const std::size_t index = allocated_known ? kAllocatedIndex : kRequestedIndex;
     throw InputError(fmt::format("{}:{}: field {} ({}): {} is too many GPUs", path, line, index + 1,
@@ -30,8 +31,13 @@ int gpu_count(const SwfRecord& record, const std::string& path, std::size_t line
 
 }  // namespace
 
-std::vector<Job> jobs_from_swf(const SwfTrace& trace) {
+std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& options) {
   if (trace.records.empty()) return {};
+  ClassTable classes = options.classes ? *options.classes : ClassTable{};
+  if (options.classes && !classes.rules_from_file) {
+    if (const auto header = trace.header.get("Classes"))
+      classes.rules = rules_from_header(*header, classes, trace.path);
+  }
   // The reader rejects unknown (-1) submit times, so the minimum is a real time.
   const double first_submit = std::ranges::min(trace.records, {}, &SwfRecord::submit_time).submit_time;
 
@@ -42,10 +48,11 @@ std::vector<Job> jobs_from_swf(const SwfTrace& trace) {
     const std::size_t line = trace.record_lines[i];
     jobs.push_back({.id = record.job_number,
                     .submit_time = record.submit_time - first_submit,
-                    .gpus = gpu_count(record, trace.path, line),
+                    .gpus = gpu_count(record, options.procs_per_gpu, trace.path, line),
                     .time_limit = record.requested_time != -1 ? record.requested_time : record.run_time,
                     .run_time = record.run_time,
-                    .line = line});
+                    .line = line,
+                    .job_class = classes.classify(record)});
   }
   std::ranges::stable_sort(jobs, {}, &Job::submit_time);
   return jobs;

@@ -4,13 +4,21 @@
 #include <vector>
 
 #include "workloads/job.hpp"
+#include "workloads/job_class.hpp"
 #include "workloads/swf_reader.hpp"
 
 namespace nvlsim {
 
-// GPUs = allocated processors, or requested processors when allocated is -1 (0 when both are unknown).
-// Submit times are shifted so the earliest job submits at t = 0. Time limit = requested time, or the
-// trace run time when requested time is -1. Jobs come back sorted by submit time, ties in file order.
-std::vector<Job> jobs_from_swf(const SwfTrace& trace);
+struct TraceJobOptions {
+  int procs_per_gpu = 1;                // a job needs ceil(processors / this) GPUs (CPU traces)
+  const ClassTable* classes = nullptr;  // nullptr: every job is class 0
+};
+
+// GPUs = ceil(processors / procs_per_gpu), processors being allocated processors, or requested processors
+// when allocated is -1 (0 GPUs when both are unknown). Submit times are shifted so the earliest job submits
+// at t = 0. Time limit = requested time, or the trace run time when requested time is -1. Classes come
+// from the table's rules, or, when its file gave none, from the trace's "; Classes:" header. Jobs come
+// back sorted by submit time, ties in file order.
+std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& options = {});
 
 }  // namespace nvlsim

@@ -181,7 +181,7 @@ TEST_CASE("without samples the sampled figures are 0 and idle time is still the 
   CHECK(std::isnan(empty.bandwidth.bw_efficiency_p50));
 }
 
-TEST_CASE("the owner model gives US$1.3558 per GPU-hour; a rental price replaces it", "[metrics][cost]") {
+TEST_CASE("the owner model gives US$1.3558 per GPU-hour, and a rental price replaces it", "[metrics][cost]") {
   CostModel model;
   // (3e6 / (4 x 8760) + 120 x 0.10) / 72
   CHECK(gpu_hour_usd(model, 72) == Approx((3e6 / 35040 + 12) / 72));

@@ -1,0 +1,120 @@
+#include "workloads/csv_rows.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "models/input_error.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+// Splits one CSV line; quoted cells may hold commas and doubled quotes (not line breaks).
+std::vector<std::string> split(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+template <class T>
+std::optional<T> whole_number(std::string_view text) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_timestamp(std::string_view text) {
+  if (auto seconds = whole_number<std::int64_t>(text)) return seconds;
+  // YYYY-MM-DD HH:MM:SS: fixed positions.
+  if (text.size() != 19 || text[4] != '-' || text[7] != '-' || (text[10] != ' ' && text[10] != 'T') ||
+      text[13] != ':' || text[16] != ':')
+    return std::nullopt;
+  const auto y = whole_number<std::int64_t>(text.substr(0, 4));
+  const auto mo = whole_number<unsigned>(text.substr(5, 2));
+  const auto d = whole_number<unsigned>(text.substr(8, 2));
+  const auto h = whole_number<unsigned>(text.substr(11, 2));
+  const auto mi = whole_number<unsigned>(text.substr(14, 2));
+  const auto s = whole_number<unsigned>(text.substr(17, 2));
+  if (!y || !mo || !d || !h || !mi || !s || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 ||
+      *s > 60)
+    return std::nullopt;
+  return days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *s;
+}
+
+CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> required)
+    : name_(path.string()), source_(path), required_(std::move(required)) {
+  const auto header = source_.next();
+  line_ = 1;
+  if (!header) throw InputError(fmt::format("{}: empty file, expected a header row", name_));
+  const std::vector<std::string> names = split(*header);
+  columns_ = names.size();
+  for (const std::string& want : required_) {
+    const auto found = std::ranges::find(names, want);
+    if (found == names.end()) throw InputError(fmt::format("{}:1: missing column \"{}\"", name_, want));
+    index_.push_back(static_cast<std::size_t>(found - names.begin()));
+  }
+}
+
+bool CsvRows::next() {
+  while (const auto text = source_.next()) {
+    ++line_;
+    if (text->empty() || *text == "\r") continue;
+    cells_ = split(*text);
+    if (cells_.size() != columns_)
+      throw InputError(fmt::format("{}:{}: expected {} fields as in the header, got {}", name_, line_,
+                                   columns_, cells_.size()));
+    return true;
+  }
+  return false;
+}
+
+void CsvRows::fail(std::size_t column, std::string_view what) const {
+  throw InputError(fmt::format("{}:{}: column {}: {}", name_, line_, required_[column], what));
+}
+
+std::optional<std::int64_t> CsvRows::integer(std::size_t column) const {
+  const std::string_view text = cell(column);
+  if (text.empty()) return std::nullopt;
+  const auto value = whole_number<std::int64_t>(text);
+  if (!value) fail(column, fmt::format("expected an integer, got \"{}\"", text));
+  return value;
+}
+
+std::optional<std::int64_t> CsvRows::time(std::size_t column) const {
+  const std::string_view text = cell(column);
+  if (text.empty() || text == "None" || text == "NaT") return std::nullopt;
+  const auto value = parse_timestamp(text);
+  if (!value) fail(column, fmt::format("expected a time (YYYY-MM-DD HH:MM:SS or seconds), got \"{}\"", text));
+  return value;
+}
+
+}  // namespace nvlsim

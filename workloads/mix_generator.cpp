@@ -1,0 +1,145 @@
+#include "workloads/mix_generator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "workloads/seeded_random.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+constexpr double kDay = 86400;
+constexpr double kMinRunSeconds = 60;
+
+std::vector<MixSize> usable_sizes(const MixClass& c, int gpus) {
+  std::vector<MixSize> sizes;
+  for (const MixSize& s : c.sizes)
+    if (s.gpus <= gpus) sizes.push_back(s);
+  if (sizes.empty()) sizes.push_back({gpus, 1});
+  return sizes;
+}
+
+std::string describe(const MixClass& c, const std::vector<MixSize>& sizes) {
+  std::string text = fmt::format("share={} sizes=", c.share);
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    text += fmt::format("{}{}:{}", i ? "," : "", sizes[i].gpus, sizes[i].weight);
+  return text + fmt::format(" median_hours={} sigma={}", c.median_hours, c.sigma);
+}
+
+struct Drawn {
+  int gpus;
+  double run;
+  std::size_t job_class;
+};
+
+}  // namespace
+
+std::vector<MixClass> default_mix_classes() {
+  return {{"pretrain", 0.10, {{64, 0.5}, {128, 0.3}, {256, 0.1}, {576, 0.07}, {1152, 0.03}}, 0.9, 1.2},
+          {"finetune", 0.45, {{8, 1}, {16, 1}, {32, 1}}, 1.0, 1.0},
+          {"inference", 0.45, {{1, 1}, {2, 1}, {4, 1}}, 0.5, 1.2}};
+}
+
+MixParams shipped_mix_params() {
+  MixParams p;
+  p.days = 7;
+  p.gpus = 64 * 72;
+  p.load = 0.9;
+  p.seed = 1;
+  return p;
+}
+
+GeneratedMix generate_mix(const MixParams& params) {
+  SeededRandom rng(params.seed);
+  std::vector<double> shares;
+  std::vector<std::vector<MixSize>> sizes;
+  std::vector<std::vector<double>> weights;
+  for (const MixClass& c : params.classes) {
+    shares.push_back(c.share);
+    sizes.push_back(usable_sizes(c, params.gpus));
+    weights.emplace_back();
+    for (const MixSize& s : sizes.back()) weights.back().push_back(s.weight);
+  }
+  const auto draw = [&]() {
+    const std::size_t k = rng.pick(shares);
+    const MixClass& c = params.classes[k];
+    const int gpus = sizes[k][rng.pick(weights[k])].gpus;
+    const double run =
+        std::max(kMinRunSeconds, std::round(rng.lognormal(std::log(c.median_hours * 3600), c.sigma)));
+    return Drawn{gpus, run, k};
+  };
+
+  std::vector<Drawn> jobs;
+  double work = 0;
+  double window = 0;
+  if (params.jobs > 0) {
+    for (int i = 0; i < params.jobs; ++i) jobs.push_back(draw());
+    for (const Drawn& j : jobs) work += j.gpus * j.run;
+    window = work / (params.load * params.gpus);
+  } else {
+    window = params.days * kDay;
+    while (work < params.load * params.gpus * window) {
+      jobs.push_back(draw());
+      work += jobs.back().gpus * jobs.back().run;
+    }
+  }
+
+  // Given its count, a Poisson process's arrivals are independent draws from its normalized rate; thinning
+  // draws them from the diurnal rate.
+  std::vector<double> arrivals;
+  arrivals.reserve(jobs.size());
+  while (arrivals.size() < jobs.size()) {
+    const double t = rng.uniform() * window;
+    const double rate = 1 - params.diurnal * std::cos(2 * std::numbers::pi * t / kDay);
+    if (rng.uniform() * (1 + params.diurnal) < rate) arrivals.push_back(std::floor(t));
+  }
+  std::ranges::sort(arrivals);
+
+  GeneratedMix mix;
+  mix.records.reserve(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    SwfRecord r;
+    r.job_number = static_cast<std::int64_t>(i + 1);
+    r.submit_time = arrivals[i];
+    r.run_time = jobs[i].run;
+    r.allocated_processors = r.requested_processors = jobs[i].gpus;
+    r.requested_time = std::ceil(jobs[i].run * params.overestimate / 60) * 60;
+    r.status = 1;
+    r.executable_number = static_cast<std::int64_t>(jobs[i].job_class + 1);
+    mix.records.push_back(r);
+  }
+
+  auto& h = mix.header;
+  h.emplace_back("Version", "2.2");
+  h.emplace_back("Computer",
+                 fmt::format("synthetic AI job mix for {} GPUs (nvlsim workload mix)", params.gpus));
+  h.emplace_back(
+      "Generator",
+      fmt::format(
+          "nvlsim workload mix {} --gpus {} --load {} --seed {} --diurnal {} --overestimate {}",
+          params.jobs > 0 ? fmt::format("--jobs {}", params.jobs) : fmt::format("--days {}", params.days),
+          params.gpus, params.load, params.seed, params.diurnal, params.overestimate));
+  h.emplace_back("Note",
+                 "processors are GPUs; run times are those of a job placed in as few NVLink domains as "
+                 "possible; executable number = class (see Classes)");
+  h.emplace_back("UnixStartTime", "0");
+  h.emplace_back("MaxJobs", fmt::format("{}", jobs.size()));
+  h.emplace_back("MaxRecords", fmt::format("{}", jobs.size()));
+  h.emplace_back("MaxProcs", fmt::format("{}", params.gpus));
+  h.emplace_back("TargetLoad", fmt::format("{}", params.load));
+  h.emplace_back("OfferedGPUHours", fmt::format("{:.0f}", work / 3600));
+  h.emplace_back("ArrivalWindowSeconds", fmt::format("{:.0f}", window));
+  std::string classes;
+  for (std::size_t k = 0; k < params.classes.size(); ++k) {
+    classes += fmt::format("{}{}={}", k ? " " : "", params.classes[k].name, k + 1);
+    h.emplace_back(fmt::format("Class.{}", params.classes[k].name), describe(params.classes[k], sizes[k]));
+  }
+  h.emplace_back("Classes", classes);
+  return mix;
+}
+
+}  // namespace nvlsim

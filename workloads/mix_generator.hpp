@@ -1,0 +1,57 @@
+#pragma once
+// `nvlsim workload mix`: a synthetic mix of AI jobs as SWF records, with every parameter in the header.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "workloads/swf_record.hpp"
+
+namespace nvlsim {
+
+struct MixSize {
+  int gpus = 0;
+  double weight = 0;  // relative, inside its class
+};
+
+struct MixClass {
+  std::string name;  // a class of the run's class table (workloads/job_class.hpp)
+  double share = 0;  // of the jobs
+  std::vector<MixSize> sizes;
+  double median_hours = 1;  // of the log-normal run time
+  double sigma = 1;         // of the run time's logarithm
+};
+
+// inference 1-4 GPUs, finetune 8-32 GPUs (45% of the jobs: DOMAIN.md §6's "over 40%"), pretrain 64-1152
+// GPUs; shares, sizes and run times are documented and justified in docs/workloads.md.
+std::vector<MixClass> default_mix_classes();
+
+struct MixParams {
+  int jobs = 0;     // > 0: this many jobs
+  double days = 0;  // else: jobs arrive over this many days
+  int gpus = 576;   // the machine the load is for
+  double load = 0.9;
+  std::uint64_t seed = 1;
+  double diurnal = 0;       // 0-1: arrival rate swings by this fraction over a day, lowest at midnight
+  double overestimate = 2;  // requested time = run time x this, rounded up to a minute
+  std::vector<MixClass> classes = default_mix_classes();
+};
+
+// The parameters of the shipped workloads/mix.swf: nvl72x64, one week, load 0.9, seed 1.
+MixParams shipped_mix_params();
+
+struct GeneratedMix {
+  std::vector<std::pair<std::string, std::string>> header;  // "; Key: value" lines, in order
+  std::vector<SwfRecord> records;                           // in submit order, numbered from 1
+};
+
+// Sizes above params.gpus are left out (a class left with none gets params.gpus). Run times are
+// log-normal, at least 60 s, whole seconds. The jobs' offered work W (GPU-seconds) and the arrival window
+// T satisfy W = load x gpus x T: with `jobs`, T follows from the drawn work; with `days`, T = days and jobs
+// are drawn until W reaches it. Submit times are a Poisson process on [0, T) conditioned on its count
+// (with `diurnal`, of rate proportional to 1 - diurnal cos(2 pi t / 1 day)), whole seconds. The class
+// goes into the executable number (class index + 1, the header's "Classes:" line maps them).
+GeneratedMix generate_mix(const MixParams& params);
+
+}  // namespace nvlsim
