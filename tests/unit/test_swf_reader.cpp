@@ -263,7 +263,8 @@ TEST_CASE("a wrong field count names no field", "[swf][errors]") {
   CHECK(error_of("1 2 3") == "trace.swf:1: expected 18 fields, got 3");
 }
 
-TEST_CASE("error line numbers count comments and blank lines, and a CR is not part of a token", "[swf][errors]") {
+TEST_CASE("error line numbers count comments and blank lines, and a CR is not part of a token",
+          "[swf][errors]") {
   const std::string text =
       "; Version: 2.2\r\n\r\n" + kJob + "\r\n" + with_field(18, "x") + "\r\n" + with_field(5, "bad");
   CHECK(error_of(text) == R"(trace.swf:4: field 18 (think time): expected a number, got "x")");
