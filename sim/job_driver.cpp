@@ -195,24 +195,27 @@ class Driver {
     begin_round(job);
   }
 
-  // Message size per round, calibrated so that the reference placement communicates for exactly
-  // comm_fraction of the trace run time; then the actual placement's plan for that message.
+  // Message size per round, calibrated so that the reference placement communicates for exactly the
+  // job class's comm_fraction of the trace run time; then the actual placement's plan for that message.
   void plan_communication(const Job& j, Attempt& a) const {
     const auto& fabric = platform_.spec.fabric;
     const int rounds = config_.comm_rounds;
-    const auto plan = [this, &fabric](std::span<const int> counts, double message) {
-      return plan_collective(config_.collective, counts, message, fabric.nvlink_sharp);
+    const JobClass* cls = config_.classes.empty() ? nullptr : &config_.classes.at(j.job_class);
+    const Collective collective = cls ? cls->collective : config_.collective;
+    const double fraction = cls ? (cls->communicates ? cls->comm_fraction : 0.0) : config_.comm_fraction;
+    const auto plan = [collective, &fabric](std::span<const int> counts, double message) {
+      return plan_collective(collective, counts, message, fabric.nvlink_sharp);
     };
     const auto reference = reference_placement(j.gpus, platform_.spec.shape.gpus_per_domain());
     const double fixed = uncontended_time(plan(reference, 0.0), fabric);
     const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
-    const double target = config_.comm_fraction * j.run_time / rounds;
+    const double target = fraction * j.run_time / rounds;
     if (per_byte <= 0 || target <= fixed) {
       a.compute_per_round = j.run_time / rounds;
       return;
     }
     const double message = (target - fixed) / per_byte;
-    a.compute_per_round = (1.0 - config_.comm_fraction) * j.run_time / rounds;
+    a.compute_per_round = (1.0 - fraction) * j.run_time / rounds;
     std::vector<int> counts;
     for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));
     a.steps = plan(counts, message);
