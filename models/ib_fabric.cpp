@@ -1,6 +1,6 @@
 #include "models/ib_fabric.hpp"
 
-#include <boost/graph/push_relabel_max_flow.hpp>
+#include "models/flow_network.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -56,41 +56,23 @@ double IbFabric::pod_uplink_bw(int pod) const {
 }
 
 double IbFabric::bisection_bandwidth() const {
-  // Directed copy with a super source feeding the first half of the NICs and a super sink fed by the
-  // second half; every fabric edge becomes two opposite arcs of its capacity.
-  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-  using FlowGraph = boost::adjacency_list<
-      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-      boost::property<boost::edge_capacity_t, double,
-                      boost::property<boost::edge_residual_capacity_t, double,
-                                      boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+  // A super source feeds the NICs of the first half of the trays, a super sink drains the second half's;
+  // every fabric edge is full duplex.
   const std::size_t n = boost::num_vertices(graph_);
-  FlowGraph flow(n + 2);
   const std::size_t source = n;
   const std::size_t sink = n + 1;
-  auto capacity = boost::get(boost::edge_capacity, flow);
-  auto reverse = boost::get(boost::edge_reverse, flow);
-  const auto arc = [&](std::size_t u, std::size_t v, double c) {
-    const auto e = boost::add_edge(u, v, flow).first;
-    const auto r = boost::add_edge(v, u, flow).first;
-    capacity[e] = c;
-    capacity[r] = 0;
-    reverse[e] = r;
-    reverse[r] = e;
-  };
+  FlowNetwork flow(n + 2);
   const auto weight = boost::get(boost::edge_weight, graph_);
-  for (auto [it, end] = boost::edges(graph_); it != end; ++it) {
-    arc(boost::source(*it, graph_), boost::target(*it, graph_), weight[*it]);
-    arc(boost::target(*it, graph_), boost::source(*it, graph_), weight[*it]);
-  }
+  for (auto [it, end] = boost::edges(graph_); it != end; ++it)
+    flow.add_link(boost::source(*it, graph_), boost::target(*it, graph_), weight[*it]);
   const int half = shape_.trays() / 2;
   for (int gpu = 0; gpu < shape_.gpus(); ++gpu) {
     if (shape_.tray_of_gpu(gpu) < half)
-      arc(source, static_cast<std::size_t>(gpu), nic_bw_);
+      flow.add_arc(source, static_cast<std::size_t>(gpu), nic_bw_);
     else
-      arc(static_cast<std::size_t>(gpu), sink, nic_bw_);
+      flow.add_arc(static_cast<std::size_t>(gpu), sink, nic_bw_);
   }
-  return boost::push_relabel_max_flow(flow, source, sink);
+  return flow.max_flow(source, sink);
 }
 
 }  // namespace nvlsim

@@ -1,8 +1,9 @@
 #include "models/nvlink_domain_graph.hpp"
 
+#include "models/flow_network.hpp"
+
 #include <boost/graph/bipartite.hpp>
 #include <boost/graph/connected_components.hpp>
-#include <boost/graph/push_relabel_max_flow.hpp>
 
 #include <stdexcept>
 #include <vector>
@@ -56,31 +57,11 @@ double NvlinkDomainGraph::aggregate_bandwidth() const {
 }
 
 double NvlinkDomainGraph::max_flow(int gpu_a, int gpu_b) const {
-  // Each undirected NVLink becomes a pair of opposite arcs of capacity link_bw (full duplex).
-  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-  using FlowGraph = boost::adjacency_list<
-      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-      boost::property<boost::edge_capacity_t, double,
-                      boost::property<boost::edge_residual_capacity_t, double,
-                                      boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
-  FlowGraph flow(boost::num_vertices(graph_));
-  auto capacity = boost::get(boost::edge_capacity, flow);
-  auto reverse = boost::get(boost::edge_reverse, flow);
-  auto add_arc = [&](std::size_t u, std::size_t v) {
-    auto e = boost::add_edge(u, v, flow).first;
-    auto r = boost::add_edge(v, u, flow).first;
-    capacity[e] = link_bw_;
-    capacity[r] = 0;
-    reverse[e] = r;
-    reverse[r] = e;
-  };
-  for (auto [it, end] = boost::edges(graph_); it != end; ++it) {
-    const auto u = boost::source(*it, graph_);
-    const auto v = boost::target(*it, graph_);
-    add_arc(u, v);
-    add_arc(v, u);
-  }
-  return boost::push_relabel_max_flow(flow, static_cast<std::size_t>(gpu_a), static_cast<std::size_t>(gpu_b));
+  // Each NVLink is full duplex: link_bw each way.
+  FlowNetwork flow(boost::num_vertices(graph_));
+  for (auto [it, end] = boost::edges(graph_); it != end; ++it)
+    flow.add_link(boost::source(*it, graph_), boost::target(*it, graph_), link_bw_);
+  return flow.max_flow(static_cast<std::size_t>(gpu_a), static_cast<std::size_t>(gpu_b));
 }
 
 }  // namespace nvlsim
