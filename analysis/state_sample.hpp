@@ -11,6 +11,7 @@ struct StateSample {
   int down_gpus = 0;       // failed, awaiting repair
   int held_idle_gpus = 0;  // up and unallocated but closed by an exclusive (whole-block) job
   int stranded_gpus = 0;   // idle GPUs (free or held) while a queued job fits by count but cannot be placed
+  int failure_stranded_gpus = 0;  // healthy idle GPUs the policy cannot use because of a failure nearby
   int queued_jobs = 0;
   long queued_gpus = 0;
   double nvlink_util = 0;        // bytes/s carried on NVLink ports / their capacity, 0-1

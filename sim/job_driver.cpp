@@ -140,7 +140,7 @@ class Driver {
       carried_[static_cast<int>(f.plane)] += (f.last_remaining - remaining) * f.multiplicity;
       f.last_remaining = remaining;
     }
-    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_, carried_[0],
+    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_, 0, carried_[0],
                     carried_[1]);
     carried_ = {0, 0};
   }

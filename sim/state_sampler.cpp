@@ -58,7 +58,8 @@ void StateSampler::refresh_runs(const ClusterState& state) {
 }
 
 void StateSampler::record(double now, const ClusterState& state, std::span<const QueuedJob> queue,
-                          int busy_gpus, bool placement_blocked, double nvlink_bytes, double ib_bytes) {
+                          int busy_gpus, bool placement_blocked, int failure_stranded_gpus, double nvlink_bytes,
+                          double ib_bytes) {
   if (!samples_.empty()) {
     StateSample& last = samples_.back();
     const double span = now - last.time;
@@ -78,6 +79,7 @@ void StateSampler::record(double now, const ClusterState& state, std::span<const
   // a waiting job that fit them by count but could not be placed (DOMAIN.md §5: the free GPUs of a rack
   // held by a 32-GPU job).
   s.stranded_gpus = placement_blocked && !queue.empty() ? s.free_gpus + s.held_idle_gpus : 0;
+  s.failure_stranded_gpus = failure_stranded_gpus;
   s.queued_jobs = static_cast<int>(queue.size());
   for (const auto& q : queue) s.queued_gpus += q.gpus;
   s.fgd_fragment_gpus = fgd_fragments(state);

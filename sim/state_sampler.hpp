@@ -20,11 +20,12 @@ class StateSampler {
 
   // Trays whose free GPUs changed since the last record.
   void touch(const Allocation& allocation);
-  // The state from `now` on. `placement_blocked` is what the last scheduling pass reported. Bytes are
+  // The state from `now` on. `placement_blocked` is what the last scheduling pass reported;
+  // `failure_stranded_gpus` are healthy GPUs the policy cannot use because of a failure. Bytes are
   // what the planes carried since the previous record; they make that record's utilization. A record
   // at the same time as the previous one replaces it.
   void record(double now, const ClusterState& state, std::span<const QueuedJob> queue, int busy_gpus,
-              bool placement_blocked, double nvlink_bytes, double ib_bytes);
+              bool placement_blocked, int failure_stranded_gpus, double nvlink_bytes, double ib_bytes);
 
   std::vector<StateSample> take() { return std::move(samples_); }
 
