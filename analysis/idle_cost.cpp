@@ -9,7 +9,7 @@ IdleCost idle_cost(int platform_gpus, double makespan, double busy_gpu_seconds,
   c.busy_gpu_hours = busy_gpu_seconds / 3600;
   c.idle_gpu_hours = (platform_gpus * makespan - busy_gpu_seconds) / 3600;
   c.idle_no_demand_gpu_hours = integrals.idle_no_demand / 3600;
-  c.idle_failure_gpu_hours = integrals.down / 3600;
+  c.idle_failure_gpu_hours = (integrals.down + integrals.failure_stranded) / 3600;
   c.idle_scheduling_gpu_hours = c.idle_gpu_hours - c.idle_no_demand_gpu_hours - c.idle_failure_gpu_hours;
   return c;
 }

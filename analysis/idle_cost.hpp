@@ -10,7 +10,7 @@ struct IdleCost {
   double busy_gpu_hours = 0;             // from the jobs: sum of GPUs x execution_time
   double idle_gpu_hours = 0;             // GPUs x makespan - busy, from the jobs
   double idle_no_demand_gpu_hours = 0;   // free or held while nothing waits (samples)
-  double idle_failure_gpu_hours = 0;     // down (samples); later also healthy GPUs a failure makes unusable
+  double idle_failure_gpu_hours = 0;     // down, or healthy but stranded by a failure (samples)
   double idle_scheduling_gpu_hours = 0;  // the rest: free or held while jobs wait
   double idle_cost_usd() const { return idle_gpu_hours * gpu_hour_usd; }
   double idle_no_demand_cost_usd() const { return idle_no_demand_gpu_hours * gpu_hour_usd; }

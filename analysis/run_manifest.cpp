@@ -43,6 +43,20 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                      {"power_usd_per_kwh", m.cost.power_usd_per_kwh},
                      {"gpus_per_rack", m.gpus_per_rack},
                      {"gpu_hour_usd", m.gpu_hour_usd}};
+  auto& failures = j["failures"] = {{"source", m.failures.source},
+                                    {"mode", m.failures.mode},
+                                    {"replayed_events", m.failures.replayed_events},
+                                    {"rate_scale", m.failures.rate_scale},
+                                    {"checkpoint_interval_seconds", m.failures.checkpoint_interval},
+                                    {"restart_overhead_seconds", m.failures.restart_overhead},
+                                    {"max_requeue", m.failures.max_requeue}};
+  auto& parts = failures["components"] = nlohmann::ordered_json::array();
+  for (const auto& c : m.failures.components)
+    parts.push_back({{"component", c.name},
+                     {"mtbf_hours", c.mtbf_hours},
+                     {"life", c.life},
+                     {"mttr_hours", c.mttr_hours},
+                     {"repair", c.repair}});
   j["timeseries_step_seconds"] = m.sample_step;
   j["platform_load_seconds"] = m.platform_load_seconds;
   auto& policies = j["policies"] = nlohmann::ordered_json::array();

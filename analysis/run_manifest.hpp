@@ -50,6 +50,20 @@ struct RunManifest {
   int gpus_per_rack = 0;    // the owner model's divisor
   double gpu_hour_usd = 0;  // the price every _usd column uses
   double sample_step = 0;   // --sample: s between timeseries.csv rows, 0 = every change
+  struct Failures {
+    std::string source;  // --failures; empty = none
+    std::string mode;    // none, model, replay
+    std::size_t replayed_events = 0;
+    double rate_scale = 1;
+    struct Component {
+      std::string name;
+      double mtbf_hours = 0, mttr_hours = 0;
+      std::string life, repair;
+    };
+    std::vector<Component> components;  // model mode: the components that fail
+    double checkpoint_interval = 0, restart_overhead = 0;
+    int max_requeue = 0;
+  } failures;
 };
 
 void write_run_json(std::ostream& out, const RunManifest& manifest);

@@ -7,7 +7,8 @@
 namespace nvlsim {
 
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
-                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd) {
+                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd,
+                  std::span<const AttemptRecord> killed) {
   Summary s;
   s.policy = policy;
   s.nb_jobs = static_cast<long>(jobs.size());
@@ -55,6 +56,9 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
     s.mean_turnaround_time = turnaround_sum / started;
     s.mean_slowdown = slowdown_sum / started;
   }
+  // A job's last attempt is its outcome, already counted, even when a failure ended it.
+  for (const AttemptRecord& k : killed)
+    if (k.attempt < outcomes[k.job].restarts) busy += static_cast<double>(k.gpus.size()) * (k.finish - k.start);
   if (s.makespan > 0) s.gpu_utilization = busy / (platform_gpus * s.makespan);
   s.bw_utilization = bw_weight > 0 ? bw_weighted / bw_weight : std::numeric_limits<double>::quiet_NaN();
   const SampleIntegrals integrals =
@@ -63,6 +67,7 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   s.fragmentation = fragmentation_metrics(integrals);
   s.idle = idle_cost(platform_gpus, s.makespan, busy, integrals, gpu_hour_usd);
   s.slowdown_cost_usd = s.bandwidth.slowdown_gpu_hours * gpu_hour_usd;
+  s.failures = failure_metrics(killed, integrals, busy, platform_gpus, s.makespan);
   return s;
 }
 

@@ -4,7 +4,9 @@
 #include <span>
 #include <string>
 
+#include "analysis/attempt_record.hpp"
 #include "analysis/bandwidth_metrics.hpp"
+#include "analysis/failure_metrics.hpp"
 #include "analysis/idle_cost.hpp"
 #include "analysis/job_outcome.hpp"
 #include "analysis/state_sample.hpp"
@@ -30,13 +32,16 @@ struct Summary {
   BandwidthMetrics bandwidth;
   FragmentationMetrics fragmentation;
   IdleCost idle;
+  FailureMetrics failures;
   double slowdown_cost_usd = 0;  // bandwidth.slowdown_gpu_hours at the idle GPU-hour price
 };
 
 inline constexpr double kSlowdownTau = 10.0;
 
-// Sample-based figures integrate `samples` over [first submit, last finish] of the jobs that ran.
+// Sample-based figures integrate `samples` over [first submit, last finish] of the jobs that ran. Busy
+// time counts the attempts failures killed (`killed`) as well as each job's last one.
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
-                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd);
+                  std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd,
+                  std::span<const AttemptRecord> killed = {});
 
 }  // namespace nvlsim

@@ -18,8 +18,10 @@ SampleIntegrals integrate(std::span<const StateSample> samples, double from, dou
     r.held_idle += s.held_idle_gpus * dt;
     r.down += s.down_gpus * dt;
     r.stranded += s.stranded_gpus * dt;
+    r.failure_stranded += s.failure_stranded_gpus * dt;
     r.fgd_fragments += s.fgd_fragment_gpus * dt;
-    (s.queued_jobs > 0 ? r.idle_queued : r.idle_no_demand) += (s.free_gpus + s.held_idle_gpus) * dt;
+    (s.queued_jobs > 0 ? r.idle_queued : r.idle_no_demand) +=
+        (s.free_gpus + s.held_idle_gpus - s.failure_stranded_gpus) * dt;
     r.nvlink_util += s.nvlink_util * dt;
     r.ib_util += s.ib_util * dt;
   }

@@ -16,9 +16,10 @@ struct SampleIntegrals {
   double held_idle = 0;
   double down = 0;
   double stranded = 0;
+  double failure_stranded = 0;
   double fgd_fragments = 0;
-  double idle_queued = 0;     // free + held_idle while jobs wait
-  double idle_no_demand = 0;  // free + held_idle while the queue is empty
+  double idle_queued = 0;     // free + held_idle - failure_stranded while jobs wait
+  double idle_no_demand = 0;  // free + held_idle - failure_stranded while the queue is empty
   double nvlink_util = 0;
   double ib_util = 0;
 };

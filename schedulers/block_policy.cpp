@@ -13,7 +13,15 @@
 namespace nvlsim {
 
 BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes)
-    : name_(std::move(name)), layout_(std::move(layout)), min_block_nodes_(min_block_nodes) {}
+    : name_(std::move(name)),
+      layout_(std::move(layout)),
+      min_block_nodes_(min_block_nodes),
+      failed_blocks_(layout_) {}
+
+int BlockPolicy::offered_trays(int idle, int block_trays) const {
+  const int needed = min_block_nodes_ > 0 ? min_block_nodes_ : block_trays;
+  return block_trays > 0 && idle >= needed ? idle : 0;
+}
 
 std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("block: a request needs at least one GPU");
@@ -32,8 +40,7 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
         break;
       }
     }
-    const int needed = min_block_nodes_ > 0 ? min_block_nodes_ : static_cast<int>(trays.size());
-    if (!busy && !trays.empty() && idle >= needed) offered[b] = idle;
+    if (!busy) offered[b] = offered_trays(idle, static_cast<int>(trays.size()));
   }
   std::vector<std::uint8_t> used(blocks, 0);
   const std::vector<BlockTake> takes =
@@ -54,6 +61,17 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   std::sort(allocation.held_trays.begin(), allocation.held_trays.end());
   allocation.gpus = gpus_on_trays(state.shape(), std::move(trays), request.gpus);
   return allocation;
+}
+
+int BlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
+  int trays = 0;
+  for (const FailedBlock& f : failed_blocks_.of(layout_, state, down_trays)) {
+    if (f.busy) continue;
+    const int repaired = offered_trays(f.idle_trays + f.repairable_trays, f.trays);
+    const int lost = repaired - offered_trays(f.idle_trays, f.trays) - f.repairable_trays;
+    trays += std::max(0, lost);
+  }
+  return trays * state.shape().gpus_per_tray + free_gpus_on_down_trays(state, down_trays);
 }
 
 std::unique_ptr<PlacementPolicy> make_block_policy(const PolicySpec& spec, const PolicyContext& context) {

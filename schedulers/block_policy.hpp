@@ -8,6 +8,7 @@
 #include <string>
 
 #include "schedulers/block_layout.hpp"
+#include "schedulers/failure_stranding.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "schedulers/policy_spec.hpp"
 
@@ -25,11 +26,18 @@ class BlockPolicy final : public PlacementPolicy {
   // trays in index order inside each block; the GPUs are those trays' lowest ids; held_trays are all
   // trays of the blocks used. O(trays + blocks log blocks) per call.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+  // In a block no job uses: every idle tray when the down ones leave too few for a block job but
+  // repairing them would not; plus the free GPUs on trays with a down GPU, which no job can take whole.
+  int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const override;
 
  private:
+  // Trays a block with `idle` idle trays offers: all of them, or none when too few.
+  int offered_trays(int idle, int block_trays) const;
+
   std::string name_;
   BlockLayout layout_;
   int min_block_nodes_;
+  FailedBlocks failed_blocks_;
 };
 
 // Parameters: min_block_nodes=K (1..trays per domain; default: every tray of the block).

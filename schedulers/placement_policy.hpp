@@ -3,6 +3,7 @@
 // One policy per file; register it in policy_registry.cpp.
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include "schedulers/allocation.hpp"
@@ -21,6 +22,13 @@ class PlacementPolicy {
   virtual const std::string& name() const = 0;
   // Resources for the request on the current state, or nullopt when it cannot start now.
   virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
+  // Healthy idle GPUs this policy cannot offer because of the down GPUs on `down_trays` (ascending, each
+  // tray once): for a policy that shares trays and ignores blocks, none.
+  virtual int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
+    (void)state;
+    (void)down_trays;
+    return 0;
+  }
 };
 
 }  // namespace nvlsim

@@ -31,7 +31,17 @@ int segment_nodes(const SegmentOptions& options, int gpus, int nodes, int base_b
 }
 
 SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options)
-    : name_(std::move(name)), layout_(std::move(layout)), options_(options) {}
+    : name_(std::move(name)), layout_(std::move(layout)), options_(options), failed_blocks_(layout_) {}
+
+int SubBlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
+  const int s = std::max(1, options_.segment);
+  int trays = 0;
+  for (const FailedBlock& f : failed_blocks_.of(layout_, state, down_trays)) {
+    const int repaired = (f.idle_trays + f.repairable_trays) / s * s;
+    trays += std::max(0, repaired - f.idle_trays / s * s - f.repairable_trays);
+  }
+  return trays * state.shape().gpus_per_tray + free_gpus_on_down_trays(state, down_trays);
+}
 
 std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& state, int gpus) const {
   const int blocks = static_cast<int>(layout_.blocks.size());

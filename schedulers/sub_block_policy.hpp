@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "schedulers/block_layout.hpp"
+#include "schedulers/failure_stranding.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "schedulers/policy_spec.hpp"
 
@@ -51,6 +52,10 @@ class SubBlockPolicy final : public PlacementPolicy {
   // ceil(gpus / 4) idle trays in segments placed one after another, each by choose_blocks; the highest
   // tray gives only the GPUs left over and its other GPUs stay free. O(trays + segments x blocks).
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+  // A block with A idle trays offers floor(A / s) x s of them to segments of s nodes (s = the `segment`
+  // parameter; 1 under the rule table, whose segments vary by job): the trays that repairing the down
+  // ones would add to that beyond themselves, plus the free GPUs on trays with a down GPU.
+  int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const override;
 
  private:
   std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
@@ -62,6 +67,7 @@ class SubBlockPolicy final : public PlacementPolicy {
   std::string name_;
   BlockLayout layout_;
   SegmentOptions options_;
+  FailedBlocks failed_blocks_;
 };
 
 // Parameters: segment=S (0 = none; default: the rule table), spread=0|1, consolidate=0|1, and

@@ -115,6 +115,16 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.fit = true;
     else if (flag == "--write-swf")
       r.write_swf = true;
+    else if (flag == "--failures")
+      r.failures = a.value(flag);
+    else if (flag == "--failure-rate-scale")
+      r.failure_rate_scale = a.number<double>(flag, 1e-9, 1e9);
+    else if (flag == "--checkpoint-interval")
+      r.sim.requeue.checkpoint_interval = a.number<double>(flag, 0.0, 1e12);
+    else if (flag == "--restart-overhead")
+      r.sim.requeue.restart_overhead = a.number<double>(flag, 0.0, 1e12);
+    else if (flag == "--max-requeue")
+      r.sim.requeue.max_requeue = a.number<int>(flag, 0, 1 << 20);
     else if (flag == "--no-walltime-kill")
       r.sim.walltime_kill = false;
     else if (flag == "--sample")
@@ -188,6 +198,13 @@ Options:
   --fit                choose K so the trace's MaxProcs and largest job fit the platform
   --write-swf          also write each policy's simulated schedule as SWF (schedule-POLICY.swf)
   --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
+  --failures SOURCE    inject failures (docs/failures.md): "llama3" (the built-in model), a model
+                       FILE.json, or a replay FILE.csv (time,component,id,duration); seeded by --seed
+  --failure-rate-scale X  multiply every model failure rate by X (default: 1)
+  --checkpoint-interval S  s of a job's work between checkpoints; 0 = none (default: 1800)
+  --restart-overhead S     s a requeued job spends restarting before it works again (default: 300)
+  --max-requeue N      requeues of a job killed by failures before it ends killed (default: 5, as
+                       Slurm's MaxBatchRequeue)
   --sample SECONDS     timeseries.csv: the state every SECONDS (default: 0, a row at every change)
   --plots              also render PNG figures into --out with analysis/plot.py (python3, matplotlib)
   --skip-bad-lines     skip malformed trace lines, counting and reporting each (default: stop)

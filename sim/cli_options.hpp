@@ -34,6 +34,8 @@ struct RunOptions {
   std::optional<int> procs_per_gpu;         // --procs-per-gpu K: a job needs ceil(processors / K) GPUs
   bool fit = false;                         // --fit: choose K so the trace's largest job fits
   bool write_swf = false;                   // --write-swf: each policy's schedule as SWF into --out
+  std::optional<std::string> failures;      // --failures llama3 | FILE.json (model) | FILE.csv (replay)
+  double failure_rate_scale = 1;            // --failure-rate-scale: multiplies every model failure rate
 };
 
 struct PlatformOptions {

@@ -5,6 +5,8 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +16,7 @@
 
 #include "models/collective.hpp"
 #include "sim/flow_endpoints.hpp"
+#include "sim/hardware_health.hpp"
 #include "sim/state_sampler.hpp"
 
 namespace nvlsim {
@@ -26,9 +29,14 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Events this close to the clock are due: the clock moves by sums of durations, which round.
 constexpr double kTimeSlack = 1e-9;
 
-// One attempt of a job on its allocation.
+// One attempt of a job on its allocation. It has `work` seconds of the job's trace run time to do (all
+// of it, or what its last checkpoint left), split into rounds of computation then communication.
 struct Attempt {
   Allocation allocation;
+  double start = 0;
+  double work = 0;
+  double work_started = 0;  // after the restart overhead
+  double round_started = 0;
   std::vector<std::vector<int>> domain_gpus;  // the job's GPUs grouped by domain, in GPU order
   std::vector<CollectiveStep> steps;          // one round's communication
   std::vector<double> step_times;             // each step's uncontended time
@@ -41,12 +49,18 @@ struct Attempt {
   int flows_left = 0;
   double step_started = 0;
   double round_comm_time = 0;
-  double comm_time_done = 0;   // over completed rounds
-  double ideal_time_done = 0;  // over completed rounds
   bool running = false;
 };
 
-enum class EventKind { compute_done, time_limit, backfill };
+// What a job carries from attempt to attempt.
+struct JobProgress {
+  std::uint32_t attempt = 0;  // attempts started
+  double saved_work = 0;      // s of trace run time checkpointed
+  double comm_time = 0;       // s communicating, over completed rounds of all attempts
+  double ideal_time = 0;      // s the same would take in one ideal NVLink domain
+};
+
+enum class EventKind { compute_done, time_limit, backfill, work_start, failure, repair };
 
 // Bookkeeping of one SimGrid transfer, parallel to the list of comms waited on.
 struct FlowRecord {
@@ -59,8 +73,9 @@ struct FlowRecord {
 
 struct Event {
   double time;
-  std::uint64_t seq;  // ties resolve in scheduling order, so runs are reproducible
-  std::size_t job;
+  std::uint64_t seq;      // ties resolve in scheduling order, so runs are reproducible
+  std::size_t index;      // the job, or for failures and repairs the failure
+  std::uint32_t attempt;  // job events belong to one attempt; later ones ignore them
   EventKind kind;
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
@@ -79,10 +94,18 @@ class Driver {
         progress_(progress),
         state_(platform.spec.shape),
         sampler_(platform.spec.shape, platform.spec.fabric, jobs, admitted),
+        health_(platform),
+        failure_source_(make_failure_source(config.failures, platform)),
         attempts_(jobs.size()),
-        running_index_(jobs.size(), kNotRunning) {}
+        progress_of_(jobs.size()),
+        running_index_(jobs.size(), kNotRunning),
+        gpu_owner_(platform.spec.shape.gpus(), kNotRunning),
+        order_(jobs.size(), 0) {
+    for (std::size_t i = 0; i < admitted.size(); ++i) order_[admitted[i]] = i;
+  }
 
   void operator()() {
+    pull_failure();
     record_state();
     while (finished_ < admitted_.size()) {
       const double now = s4u::Engine::get_clock();
@@ -101,13 +124,26 @@ class Driver {
       wait_for_next_change();
     }
     record_state();
-    samples_ = sampler_.take();
+    output_.samples = sampler_.take();
   }
 
-  std::vector<StateSample> take_samples() { return std::move(samples_); }
+  DriverOutput take_output() { return std::move(output_); }
 
  private:
   static constexpr std::size_t kNotRunning = std::numeric_limits<std::size_t>::max();
+
+  static FailureSource make_failure_source(const FailureConfig& f, const LoadedPlatform& platform) {
+    switch (f.mode) {
+      case FailureMode::none:
+        return {};
+      case FailureMode::model:
+        return FailureSource(FailureGenerator(f.model, platform.spec.shape,
+                                              platform.spec.fabric.nvlink_links_per_gpu, f.seed));
+      case FailureMode::replay:
+        return FailureSource(f.replay);
+    }
+    return {};
+  }
 
   double next_time() const {
     double t = agenda_.empty() ? kInfinity : agenda_.top().time;
@@ -130,7 +166,12 @@ class Driver {
     if (done >= 0) flow_done(static_cast<std::size_t>(done));
   }
 
-  void push(double time, std::size_t job, EventKind kind) { agenda_.push({time, seq_++, job, kind}); }
+  void push(double time, std::size_t index, EventKind kind, std::uint32_t attempt = 0) {
+    agenda_.push({time, seq_++, index, attempt, kind});
+  }
+  void push_job(double time, std::size_t job, EventKind kind) {
+    push(time, job, kind, progress_of_[job].attempt);
+  }
 
   // Bytes the planes carried since the last record: finished flows were counted as they ended.
   void record_state() {
@@ -140,8 +181,10 @@ class Driver {
       carried_[static_cast<int>(f.plane)] += (f.last_remaining - remaining) * f.multiplicity;
       f.last_remaining = remaining;
     }
-    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_, 0, carried_[0],
-                    carried_[1]);
+    const auto& down_trays = health_.down_trays();
+    const int failure_stranded = down_trays.empty() ? 0 : policy_.failure_stranded_gpus(state_, down_trays);
+    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_,
+                    failure_stranded, carried_[0], carried_[1]);
     carried_ = {0, 0};
   }
 
@@ -178,11 +221,17 @@ class Driver {
     busy_gpus_ += static_cast<int>(allocation.gpus.size());
     running_index_[job] = running_.size();
     running_.push_back({job, now + j.time_limit, allocation});
+    for (int gpu : allocation.gpus) gpu_owner_[gpu] = job;
 
+    JobProgress& p = progress_of_[job];
+    ++p.attempt;
     Attempt& a = attempts_[job];
     a = Attempt{};
     a.allocation = allocation;
     a.running = true;
+    a.start = now;
+    a.work = j.run_time - p.saved_work;
+    a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
     a.domain_gpus = group_by_domain(allocation.gpus, platform_.spec.shape);
     plan_communication(j, a);
 
@@ -191,12 +240,15 @@ class Driver {
     out.gpus = allocation.gpus;
     out.domains = static_cast<int>(a.domain_gpus.size());
     if (config_.walltime_kill)
-      push(now + j.time_limit + kTimeSlack * std::max(1.0, j.time_limit), job, EventKind::time_limit);
-    begin_round(job);
+      push_job(now + j.time_limit + kTimeSlack * std::max(1.0, j.time_limit), job, EventKind::time_limit);
+    if (a.work_started > now)
+      push_job(a.work_started, job, EventKind::work_start);
+    else
+      begin_round(job);
   }
 
   // Message size per round, calibrated so that the reference placement communicates for exactly the
-  // job class's comm_fraction of the trace run time; then the actual placement's plan for that message.
+  // job class's comm_fraction of the attempt's work; then the actual placement's plan for that message.
   void plan_communication(const Job& j, Attempt& a) const {
     const auto& fabric = platform_.spec.fabric;
     const int rounds = config_.comm_rounds;
@@ -209,13 +261,13 @@ class Driver {
     const auto reference = reference_placement(j.gpus, platform_.spec.shape.gpus_per_domain());
     const double fixed = uncontended_time(plan(reference, 0.0), fabric);
     const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
-    const double target = fraction * j.run_time / rounds;
+    const double target = fraction * a.work / rounds;
     if (per_byte <= 0 || target <= fixed) {
-      a.compute_per_round = j.run_time / rounds;
+      a.compute_per_round = a.work / rounds;
       return;
     }
     const double message = (target - fixed) / per_byte;
-    a.compute_per_round = (1.0 - fraction) * j.run_time / rounds;
+    a.compute_per_round = (1.0 - fraction) * a.work / rounds;
     std::vector<int> counts;
     for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));
     a.steps = plan(counts, message);
@@ -233,34 +285,137 @@ class Driver {
       finish(job, FinalState::completed_successfully, "");
       return;
     }
-    push(s4u::Engine::get_clock() + a.compute_per_round, job, EventKind::compute_done);
+    a.round_started = s4u::Engine::get_clock();
+    push_job(a.round_started + a.compute_per_round, job, EventKind::compute_done);
   }
 
   void handle(const Event& e) {
-    if (e.kind == EventKind::backfill) {
-      backfill_pending_ = false;
-      dirty_ = true;
-      return;
-    }
-    Attempt& a = attempts_[e.job];
-    if (!a.running) return;  // the job ended before this event came due
     switch (e.kind) {
+      case EventKind::backfill:
+        backfill_pending_ = false;
+        dirty_ = true;
+        return;
+      case EventKind::failure:
+        fail(e.index);
+        return;
+      case EventKind::repair:
+        repair(e.index);
+        return;
+      default:
+        break;
+    }
+    const std::size_t job = e.index;
+    Attempt& a = attempts_[job];
+    // The attempt the event belongs to ended before it came due.
+    if (!a.running || e.attempt != progress_of_[job].attempt) return;
+    switch (e.kind) {
+      case EventKind::work_start:
+        begin_round(job);
+        break;
       case EventKind::compute_done:
         a.step = 0;
         a.round_comm_time = 0;
         a.communicating = true;
-        begin_step(e.job);
+        begin_step(job);
         break;
       case EventKind::time_limit:
         // The event fires a hair after the limit so that jobs ending exactly at it complete; Slurm
         // kills at the limit itself, and that is the end we report.
-        cancel_flows(e.job);
-        finish(e.job, FinalState::completed_walltime_reached, "killed at its time limit",
-               outcomes_[e.job].start + jobs_[e.job].time_limit);
+        cancel_flows(job);
+        finish(job, FinalState::completed_walltime_reached, "killed at its time limit",
+               a.start + jobs_[job].time_limit);
         break;
-      case EventKind::backfill:
+      default:
         break;
     }
+  }
+
+  // Keeps the next failure of the source in the agenda.
+  void pull_failure() {
+    if (auto f = failure_source_.next()) {
+      failures_.push_back(*f);
+      push(f->time, failures_.size() - 1, EventKind::failure);
+    }
+  }
+
+  void fail(std::size_t index) {
+    const FailureEvent f = failures_[index];
+    pull_failure();
+    // A model keeps failing parts forever. Once nothing runs and nothing is left to submit, the queued
+    // jobs wait only for repairs; failing parts then could keep a job larger than the healthy part of
+    // the machine waiting forever, so the model's failures of such an idle machine are left out.
+    if (config_.failures.mode == FailureMode::model && running_.empty() && next_submit_ == admitted_.size())
+      return;
+    push(f.time + f.duration, index, EventKind::repair);
+    const std::vector<int> down = health_.fail(f);
+    std::vector<std::size_t> victims;
+    for (int gpu : down)
+      if (gpu_owner_[gpu] != kNotRunning) victims.push_back(gpu_owner_[gpu]);
+    std::sort(victims.begin(), victims.end());
+    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    if (!victims.empty()) {
+      const std::string reason = fmt::format("{} {} failed", to_string(f.component), f.id);
+      for (std::size_t job : victims) kill(job, reason);
+    }
+    set_down(down, true);
+    dirty_ = true;
+  }
+
+  void repair(std::size_t index) {
+    set_down(health_.repair(failures_[index]), false);
+    dirty_ = true;
+  }
+
+  void set_down(const std::vector<int>& gpus, bool down) {
+    if (gpus.empty()) return;
+    for (int gpu : gpus) state_.set_down(gpu, down);
+    Allocation changed;
+    changed.gpus = gpus;
+    sampler_.touch(changed);
+  }
+
+  // The work an attempt has done by `now`: whole rounds, the computation of the current one as it goes,
+  // and its communication by the share done (cancel_flows).
+  double work_done(const Attempt& a, double now, double comm_share) const {
+    if (now <= a.work_started) return 0;
+    const int rounds = config_.comm_rounds;
+    const double per_round = a.work / rounds;
+    double done = a.round * per_round;
+    if (a.round < rounds) {
+      if (a.communicating)
+        done += a.compute_per_round + (per_round - a.compute_per_round) * comm_share;
+      else
+        done += std::min(now - a.round_started, a.compute_per_round);
+    }
+    return std::min(done, a.work);
+  }
+
+  // A failure ends the attempt; the job loses the work since its last checkpoint and is requeued in its
+  // original place, as Slurm requeues, until it has been requeued max_requeue times.
+  void kill(std::size_t job, const std::string& reason) {
+    const double now = s4u::Engine::get_clock();
+    Attempt& a = attempts_[job];
+    JobProgress& p = progress_of_[job];
+    const double done = work_done(a, now, cancel_flows(job));
+    const double interval = config_.requeue.checkpoint_interval;
+    double saved = p.saved_work;
+    if (interval > 0) saved = std::max(saved, std::floor((p.saved_work + done) / interval) * interval);
+    saved = std::min(saved, jobs_[job].run_time);
+    output_.killed.push_back({job, static_cast<int>(p.attempt) - 1, a.start, now, a.allocation.gpus, done,
+                              saved - p.saved_work, reason});
+    p.saved_work = saved;
+    JobOutcome& out = outcomes_[job];
+    if (out.restarts >= config_.requeue.max_requeue) {
+      finish(job, FinalState::completed_killed,
+             fmt::format("{}; requeue limit ({}) reached", reason, config_.requeue.max_requeue), now);
+      return;
+    }
+    release(job);
+    ++out.restarts;
+    const auto at =
+        std::upper_bound(queue_.begin(), queue_.end(), order_[job],
+                         [this](std::size_t order, const QueuedJob& q) { return order < order_[q.job]; });
+    queue_.insert(at, {job, jobs_[job].gpus, jobs_[job].time_limit});
   }
 
   void begin_step(std::size_t job) {
@@ -274,8 +429,9 @@ class Driver {
       ++a.step;
     }
     a.communicating = false;
-    a.comm_time_done += a.round_comm_time;
-    if (!a.steps.empty()) a.ideal_time_done += a.ideal_comm_per_round;
+    JobProgress& p = progress_of_[job];
+    p.comm_time += a.round_comm_time;
+    if (!a.steps.empty()) p.ideal_time += a.ideal_comm_per_round;
     ++a.round;
     begin_round(job);
   }
@@ -316,7 +472,8 @@ class Driver {
 
   // Stops the job's transfers, crediting the part of the current round's communication already done
   // to its bandwidth figures: completed steps in full, the current one by the mean share of bytes sent.
-  void cancel_flows(std::size_t job) {
+  // Returns that part as a share of the round's communication (0 when not communicating).
+  double cancel_flows(std::size_t job) {
     Attempt& a = attempts_[job];
     double sent = 0;
     double flows = 0;
@@ -331,18 +488,22 @@ class Driver {
       remove_comm(i);
     }
     a.flows_left = 0;
-    if (!a.communicating || a.round_comm_uncontended <= 0) return;
+    if (!a.communicating || a.round_comm_uncontended <= 0) return 0;
     double done = 0;
     for (std::size_t k = 0; k < a.step; ++k) done += a.step_times[k];
     if (flows > 0) done += a.step_times[a.step] * sent / flows;
-    a.comm_time_done += a.round_comm_time + (s4u::Engine::get_clock() - a.step_started);
-    a.ideal_time_done += a.ideal_comm_per_round * done / a.round_comm_uncontended;
+    const double share = done / a.round_comm_uncontended;
+    JobProgress& p = progress_of_[job];
+    p.comm_time += a.round_comm_time + (s4u::Engine::get_clock() - a.step_started);
+    p.ideal_time += a.ideal_comm_per_round * share;
+    return share;
   }
 
-  void finish(std::size_t job, FinalState final_state, const char* reason,
-              double end = s4u::Engine::get_clock()) {
+  // Frees the attempt's resources.
+  void release(std::size_t job) {
     Attempt& a = attempts_[job];
     a.running = false;
+    for (int gpu : a.allocation.gpus) gpu_owner_[gpu] = kNotRunning;
     state_.release(a.allocation);
     sampler_.touch(a.allocation);
     busy_gpus_ -= static_cast<int>(a.allocation.gpus.size());
@@ -351,13 +512,18 @@ class Driver {
     running_index_[running_[pos].job] = pos;
     running_.pop_back();
     running_index_[job] = kNotRunning;
+    dirty_ = true;
+  }
 
+  void finish(std::size_t job, FinalState final_state, std::string reason,
+              double end = s4u::Engine::get_clock()) {
+    release(job);
     JobOutcome& out = outcomes_[job];
     out.state = final_state;
     out.finish = end;
-    out.reason = reason;
-    if (a.comm_time_done > 0) out.bw_efficiency = a.ideal_time_done / a.comm_time_done;
-    dirty_ = true;
+    out.reason = std::move(reason);
+    const JobProgress& p = progress_of_[job];
+    if (p.comm_time > 0) out.bw_efficiency = p.ideal_time / p.comm_time;
     ++finished_;
     if (progress_ && (finished_ % 1024 == 0 || finished_ == admitted_.size()))
       progress_(finished_, out.finish);
@@ -373,13 +539,19 @@ class Driver {
 
   ClusterState state_;
   StateSampler sampler_;
-  std::vector<StateSample> samples_;
+  HardwareHealth health_;
+  FailureSource failure_source_;
+  std::vector<FailureEvent> failures_;  // drawn so far; failure and repair events index it
+  DriverOutput output_;
   int busy_gpus_ = 0;
   std::array<double, 2> carried_{0, 0};  // bytes since the last record, by Plane
   std::vector<Attempt> attempts_;
-  std::vector<QueuedJob> queue_;
+  std::vector<JobProgress> progress_of_;
+  std::vector<QueuedJob> queue_;  // in admission order
   std::vector<RunningJob> running_;
   std::vector<std::size_t> running_index_;
+  std::vector<std::size_t> gpu_owner_;  // job running on each GPU, or kNotRunning
+  std::vector<std::size_t> order_;      // each job's place in admission order
   std::priority_queue<Event, std::vector<Event>, std::greater<>> agenda_;
   std::vector<s4u::ActivityPtr> comms_;
   std::vector<FlowRecord> flows_;  // parallel to comms_
@@ -394,15 +566,15 @@ class Driver {
 
 }  // namespace
 
-std::vector<StateSample> run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
-                                  std::span<const std::size_t> admitted, const PlacementPolicy& policy,
-                                  const SimulationConfig& config, std::vector<JobOutcome>& outcomes,
-                                  const ProgressFn& progress) {
+DriverOutput run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
+                      std::span<const std::size_t> admitted, const PlacementPolicy& policy,
+                      const SimulationConfig& config, std::vector<JobOutcome>& outcomes,
+                      const ProgressFn& progress) {
   auto* engine = s4u::Engine::get_instance();
   Driver driver(platform, jobs, admitted, policy, config, outcomes, progress);
   s4u::Actor::create("nvlsim-driver", platform.gpu_hosts.front(), std::ref(driver));
   engine->run();
-  return driver.take_samples();
+  return driver.take_output();
 }
 
 }  // namespace nvlsim

@@ -10,7 +10,9 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
                         std::span<const Job> jobs, const SimulationConfig& config,
                         const ProgressFn& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  PolicyResult result{policy.name(), std::vector<JobOutcome>(jobs.size()), {}, 0};
+  PolicyResult result;
+  result.policy = policy.name();
+  result.outcomes.resize(jobs.size());
   Admission admission(policy, platform.spec.shape);
   std::vector<std::size_t> admitted;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -20,7 +22,9 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
     else
       result.outcomes[j].reason = std::move(reason);
   }
-  result.samples = run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
+  DriverOutput output = run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
+  result.samples = std::move(output.samples);
+  result.killed = std::move(output.killed);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

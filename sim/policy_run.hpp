@@ -17,8 +17,9 @@ namespace nvlsim {
 
 struct PolicyResult {
   std::string policy;
-  std::vector<JobOutcome> outcomes;  // index = job index
-  std::vector<StateSample> samples;  // the cluster's state at every change
+  std::vector<JobOutcome> outcomes;   // index = job index
+  std::vector<StateSample> samples;   // the cluster's state at every change
+  std::vector<AttemptRecord> killed;  // attempts failures killed
   double wall_seconds = 0;
 };
 

@@ -70,7 +70,8 @@ std::string encode(const PolicyResult& result) {
   w.put<std::uint64_t>(result.samples.size());
   for (const auto& s : result.samples) {
     w.put(s.time);
-    for (int v : {s.busy_gpus, s.free_gpus, s.down_gpus, s.held_idle_gpus, s.stranded_gpus, s.queued_jobs})
+    for (int v : {s.busy_gpus, s.free_gpus, s.down_gpus, s.held_idle_gpus, s.stranded_gpus,
+                  s.failure_stranded_gpus, s.queued_jobs})
       w.put<std::int32_t>(v);
     w.put<std::int64_t>(s.queued_gpus);
     w.put(s.nvlink_util);
@@ -78,6 +79,18 @@ std::string encode(const PolicyResult& result) {
     w.put(s.fgd_fragment_gpus);
     w.put<std::int32_t>(s.largest_free_run);
     w.put<std::int32_t>(s.idle_domains);
+  }
+  w.put<std::uint64_t>(result.killed.size());
+  for (const auto& k : result.killed) {
+    w.put<std::uint64_t>(k.job);
+    w.put<std::int32_t>(k.attempt);
+    w.put(k.start);
+    w.put(k.finish);
+    w.put<std::uint64_t>(k.gpus.size());
+    for (int g : k.gpus) w.put<std::int32_t>(g);
+    w.put(k.work_done);
+    w.put(k.work_kept);
+    w.put(k.reason);
   }
   return w.take();
 }
@@ -104,8 +117,8 @@ PolicyResult decode(std::string_view bytes) {
   result.samples.resize(r.get<std::uint64_t>());
   for (auto& s : result.samples) {
     s.time = r.get<double>();
-    for (int* v :
-         {&s.busy_gpus, &s.free_gpus, &s.down_gpus, &s.held_idle_gpus, &s.stranded_gpus, &s.queued_jobs})
+    for (int* v : {&s.busy_gpus, &s.free_gpus, &s.down_gpus, &s.held_idle_gpus, &s.stranded_gpus,
+                   &s.failure_stranded_gpus, &s.queued_jobs})
       *v = r.get<std::int32_t>();
     s.queued_gpus = r.get<std::int64_t>();
     s.nvlink_util = r.get<double>();
@@ -113,6 +126,18 @@ PolicyResult decode(std::string_view bytes) {
     s.fgd_fragment_gpus = r.get<double>();
     s.largest_free_run = r.get<std::int32_t>();
     s.idle_domains = r.get<std::int32_t>();
+  }
+  result.killed.resize(r.get<std::uint64_t>());
+  for (auto& k : result.killed) {
+    k.job = r.get<std::uint64_t>();
+    k.attempt = r.get<std::int32_t>();
+    k.start = r.get<double>();
+    k.finish = r.get<double>();
+    k.gpus.resize(r.get<std::uint64_t>());
+    for (int& g : k.gpus) g = r.get<std::int32_t>();
+    k.work_done = r.get<double>();
+    k.work_kept = r.get<double>();
+    k.reason = r.get_string();
   }
   if (!r.done()) throw std::runtime_error("nvlsim: trailing bytes in a policy process's result");
   return result;

@@ -18,6 +18,7 @@
 #include "models/input_error.hpp"
 #include "platforms/platform_writer.hpp"
 #include "sim/engine_setup.hpp"
+#include "sim/failure_setup.hpp"
 #include "sim/policy_processes.hpp"
 #include "sim/policy_setup.hpp"
 #include "sim/schedule_swf.hpp"
@@ -78,6 +79,27 @@ void report_skipped(const SwfTrace& trace, RunManifest::Trace& manifest_trace) {
   std::fputs(msg.c_str(), stderr);
 }
 
+void describe_failures(const SimulationConfig& sim, double rate_scale, RunManifest::Failures& m) {
+  static constexpr const char* kModes[] = {"none", "model", "replay"};
+  static constexpr const char* kLife[] = {"exponential", "weibull"};
+  static constexpr const char* kRepair[] = {"fixed", "exponential", "lognormal"};
+  const FailureConfig& f = sim.failures;
+  m.source = f.source;
+  m.mode = kModes[static_cast<int>(f.mode)];
+  m.replayed_events = f.replay.size();
+  m.rate_scale = f.mode == FailureMode::model ? rate_scale : 1;
+  m.checkpoint_interval = sim.requeue.checkpoint_interval;
+  m.restart_overhead = sim.requeue.restart_overhead;
+  m.max_requeue = sim.requeue.max_requeue;
+  if (f.mode != FailureMode::model) return;
+  for (Component c : kComponents) {
+    const ComponentFailures& p = f.model[c];
+    if (p.mtbf_hours > 0)
+      m.components.push_back({std::string(to_string(c)), p.mtbf_hours, p.mttr_hours,
+                              kLife[static_cast<int>(p.life)], kRepair[static_cast<int>(p.repair)]});
+  }
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
@@ -113,6 +135,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const ClassTable classes = run_classes(options);
   SimulationConfig sim = options.sim;
   sim.classes = classes.classes;
+  sim.failures = failure_config(options, platform);
+  describe_failures(sim, options.failure_rate_scale, manifest.failures);
   manifest.classes_source = classes.source;
   manifest.default_class = classes.classes[static_cast<std::size_t>(classes.default_class)].name;
   for (const JobClass& c : classes.classes)
@@ -151,8 +175,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   std::vector<PolicySamples> series;
   for (const auto& r : results) {
     summaries.push_back(
-        summarize(r.policy, jobs, r.outcomes, r.samples, shape.gpus(), manifest.gpu_hour_usd));
-    runs.push_back({r.policy, r.outcomes});
+        summarize(r.policy, jobs, r.outcomes, r.samples, shape.gpus(), manifest.gpu_hour_usd, r.killed));
+    runs.push_back({r.policy, r.outcomes, r.killed});
     series.push_back({r.policy, r.samples});
     manifest.policies.push_back({r.policy, r.wall_seconds});
   }
@@ -176,6 +200,10 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     }
   }
   {
+    auto out = open_output(out_dir / "attempts.csv");
+    write_attempts_csv(out, jobs, runs);
+  }
+  {
     auto out = open_output(out_dir / "summary.csv");
     write_summary_csv(out, summaries);
   }
@@ -190,7 +218,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   std::fputs(comparison_table(summaries).c_str(), stdout);
   std::fflush(stdout);  // before plot.py writes to the same stream
   if (!options.quiet)
-    std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,summary.csv,timeseries.csv,run.json}\n",
+    std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,attempts.csv,summary.csv,timeseries.csv,run.json}\n",
                  out_dir.c_str());
   if (options.plots) {
     const int status = render_plots(out_dir.string());

@@ -1,12 +1,32 @@
 #pragma once
 // How jobs run: the knobs of the job model that are not part of the platform.
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/collective.hpp"
+#include "models/failure_model.hpp"
 #include "workloads/job_class.hpp"
 
 namespace nvlsim {
+
+enum class FailureMode { none, model, replay };
+
+struct FailureConfig {
+  FailureMode mode = FailureMode::none;
+  FailureModel model;                // mode model
+  std::vector<FailureEvent> replay;  // mode replay, sorted by time
+  std::uint64_t seed = 1;
+  std::string source;  // what --failures named, for run.json
+};
+
+// What happens to a job a failure kills: Slurm requeues it, and it resumes from its last checkpoint.
+struct RequeueConfig {
+  double checkpoint_interval = 1800;  // s of the job's work between checkpoints; 0 = none, restart from 0
+  double restart_overhead = 300;      // s a restarted attempt spends before working (reload, re-init)
+  int max_requeue = 5;                // Slurm's MaxBatchRequeue; beyond it the job ends killed
+};
 
 struct SimulationConfig {
   double comm_fraction =
@@ -18,6 +38,8 @@ struct SimulationConfig {
   // to each; comm_fraction and collective above are the values given on the command line (or defaults).
   std::vector<JobClass> classes;
   double bf_interval = 30;  // s between backfill passes (Slurm's bf_interval); 0 = at every change
+  FailureConfig failures;
+  RequeueConfig requeue;
 };
 
 }  // namespace nvlsim

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "nvlsim_process.hpp"
 
@@ -14,13 +15,27 @@ using namespace nvlsim::test;
 
 namespace {
 
-// What jobs.csv says about one policy.
+// What jobs.csv and attempts.csv say about one policy.
 struct JobTotals {
   double first_submit = INFINITY, last_finish = -INFINITY;
-  double busy = 0, cross_domain = 0, slowdown = 0;  // GPU-s
+  double busy = 0, cross_domain = 0, slowdown = 0;  // GPU-s; busy over every attempt
+  double lost_work = 0;                             // GPU-s of killed attempts not checkpointed
+  long killed = 0;                                  // attempts failures killed
 };
 
-std::map<std::string, JobTotals> job_totals(const CsvTable& jobs) {
+int gpu_count(const std::string& intervals) {
+  int n = 0;
+  std::istringstream in(intervals);
+  std::string part;
+  while (in >> part) {
+    const auto dash = part.find('-');
+    n += dash == std::string::npos ? 1
+                                   : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+  }
+  return n;
+}
+
+std::map<std::string, JobTotals> job_totals(const CsvTable& jobs, const CsvTable& attempts) {
   std::map<std::string, JobTotals> out;
   for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
     if (jobs.at(r, "final_state") == "REJECTED") continue;
@@ -29,10 +44,20 @@ std::map<std::string, JobTotals> job_totals(const CsvTable& jobs) {
     const double exec = jobs.num(r, "execution_time");
     t.first_submit = std::min(t.first_submit, jobs.num(r, "submission_time"));
     t.last_finish = std::max(t.last_finish, jobs.num(r, "finish_time"));
-    t.busy += gpus * exec;
     if (jobs.num(r, "domains") > 1) t.cross_domain += gpus * exec;
     if (jobs.at(r, "final_state") == "COMPLETED_SUCCESSFULLY")
       t.slowdown += gpus * std::max(0.0, exec - jobs.num(r, "trace_run_time"));
+  }
+  for (std::size_t r = 0; r < attempts.rows.size(); ++r) {
+    JobTotals& t = out[attempts.at(r, "policy")];
+    const double gpus = gpu_count(attempts.at(r, "allocated_resources"));
+    const double exec = attempts.num(r, "execution_time");
+    t.busy += gpus * exec;
+    // Attempts a failure killed say how much of their work a checkpoint kept.
+    if (attempts.at(r, "final_state") == "COMPLETED_KILLED" && !attempts.at(r, "work_kept_time").empty()) {
+      ++t.killed;
+      t.lost_work += gpus * (exec - attempts.num(r, "work_kept_time"));
+    }
   }
   return out;
 }
@@ -40,6 +65,7 @@ std::map<std::string, JobTotals> job_totals(const CsvTable& jobs) {
 // Integrals of timeseries.csv over [from, to], GPU-s.
 struct SeriesTotals {
   double busy = 0, idle = 0, down = 0, idle_queued = 0, idle_no_demand = 0, stranded = 0, free = 0, held = 0;
+  double failure_stranded = 0;
 };
 
 SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double from, double to, int gpus) {
@@ -57,6 +83,8 @@ SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double
     CHECK(busy + free + held + down == gpus);
     CHECK(ts.num(r, "stranded_gpus") <= free + held);
     CHECK(ts.num(r, "fgd_fragment_gpus") <= free + 1e-9);
+    const int failure_stranded = static_cast<int>(ts.num(r, "failure_stranded_gpus"));
+    CHECK(failure_stranded <= free + held);
     const double begin = std::max(ts.num(r, "time"), from);
     const double end = std::min(i + 1 < rows.size() ? ts.num(rows[i + 1], "time") : to, to);
     if (end <= begin) continue;
@@ -64,7 +92,9 @@ SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double
     t.busy += busy * dt;
     t.idle += (free + held + down) * dt;
     t.down += down * dt;
-    (ts.num(r, "queued_jobs") > 0 ? t.idle_queued : t.idle_no_demand) += (free + held) * dt;
+    (ts.num(r, "queued_jobs") > 0 ? t.idle_queued : t.idle_no_demand) +=
+        (free + held - failure_stranded) * dt;
+    t.failure_stranded += failure_stranded * dt;
     t.stranded += ts.num(r, "stranded_gpus") * dt;
     t.free += free * dt;
     t.held += held * dt;
@@ -74,12 +104,13 @@ SeriesTotals series_totals(const CsvTable& ts, const std::string& policy, double
 
 void check_headline_identities(const std::filesystem::path& out) {
   const auto jobs = read_csv((out / "jobs.csv").string());
+  const auto attempts = read_csv((out / "attempts.csv").string());
   const auto summary = read_csv((out / "summary.csv").string());
   const auto ts = read_csv((out / "timeseries.csv").string());
   const auto run = nlohmann::json::parse(slurp((out / "run.json").string()));
   const int gpus = run["platform"]["gpus"];
   const double price = run["cost_model"]["gpu_hour_usd"];
-  const auto totals = job_totals(jobs);
+  const auto totals = job_totals(jobs, attempts);
   for (std::size_t r = 0; r < summary.rows.size(); ++r) {
     const std::string policy = summary.at(r, "policy");
     INFO("policy " << policy);
@@ -109,7 +140,15 @@ void check_headline_identities(const std::filesystem::path& out) {
     CHECK(s.busy / 3600 == Approx(j.busy / 3600).margin(1e-6 * scale));
     CHECK(s.idle / 3600 == Approx(idle).margin(1e-6 * scale));
     CHECK(no_demand == Approx(s.idle_no_demand / 3600).margin(1e-9 * scale));
-    CHECK(failure == Approx(s.down / 3600).margin(1e-9 * scale));
+    CHECK(failure == Approx((s.down + s.failure_stranded) / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "down_gpu_hours") == Approx(s.down / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "failure_stranded_gpu_hours") ==
+          Approx(s.failure_stranded / 3600).margin(1e-9 * scale));
+    CHECK(summary.num(r, "jobs_killed") == j.killed);
+    CHECK(summary.num(r, "lost_work_gpu_hours") == Approx(j.lost_work / 3600).margin(1e-9 * scale));
+    const double available = gpus * makespan - s.down;
+    CHECK(summary.num(r, "goodput") ==
+          Approx(available > 0 ? (j.busy - j.lost_work) / available : 0).margin(1e-9));
     CHECK(scheduling == Approx(s.idle_queued / 3600).margin(1e-6 * scale));
     CHECK(summary.num(r, "idle_while_queued_gpu_hours") == Approx(s.idle_queued / 3600).margin(1e-9 * scale));
     CHECK(summary.num(r, "stranded_gpu_hours") == Approx(s.stranded / 3600).margin(1e-9 * scale));
@@ -242,4 +281,25 @@ TEST_CASE("fabric utilization integrates the bytes SimGrid carried for a hand-co
   // utilization is the average over the time it holds: here the whole run.
   REQUIRE(ts.rows.size() == 2);
   CHECK(ts.num(0, "nvlink_util") == Approx(0.3 * 8 / 144).epsilon(1e-6));
+}
+
+TEST_CASE("headline metrics keep their identities with failures on every policy",
+          "[e2e][metrics][failures]") {
+  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x8.xml";
+  const auto dir = scratch_dir("headline-failures");
+  // Llama 3's rates x 100 give a failure every few hours on 576 GPUs: kills, requeues and repairs.
+  const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + data_file("theta_100.swf") +
+                                " --policy all --failures llama3 --failure-rate-scale 100 --out " +
+                                (dir / "out").string(),
+                            dir);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  check_headline_identities(dir / "out");
+  const auto summary = read_csv((dir / "out/summary.csv").string());
+  for (std::size_t i = 0; i < summary.rows.size(); ++i) {
+    INFO(summary.at(i, "policy"));
+    CHECK(summary.num(i, "down_gpu_hours") > 0);
+    CHECK(summary.num(i, "goodput") > 0);
+    CHECK(summary.num(i, "goodput") <= 1);
+  }
 }

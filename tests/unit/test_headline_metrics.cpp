@@ -227,9 +227,9 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
   std::getline(in, third);
   CHECK(header ==
         "policy,time,busy_gpus,free_gpus,down_gpus,stranded_gpus,queued_jobs,queued_gpus,nvlink_util,ib_util,"
-        "held_idle_gpus,fgd_fragment_gpus,largest_free_run_max,idle_domains");
-  CHECK(first == "block,0,4,4,0,0,0,0,0,0,0,0,0,0");
-  CHECK(third == "tree,0,4,4,0,0,0,0,0,0,0,0,0,0");
+        "held_idle_gpus,fgd_fragment_gpus,largest_free_run_max,idle_domains,failure_stranded_gpus");
+  CHECK(first == "block,0,4,4,0,0,0,0,0,0,0,0,0,0,0");
+  CHECK(third == "tree,0,4,4,0,0,0,0,0,0,0,0,0,0,0");
 
   std::ostringstream sum;
   const std::vector<Summary> summaries{summarize("p", s.jobs, s.outcomes, s.samples, kGpus, 2.0)};
@@ -240,6 +240,11 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
                       "time,max_waiting_time,mean_turnaround_time,mean_slowdown,gpu_utilization,cross_domain_"
                       "jobs,bw_utilization,bw_efficiency_p10,",
                       0) == 0);
+  // Failure columns (issue 6) come last.
+  const std::string header_line = sum.str().substr(0, sum.str().find('\n'));
+  CHECK(
+      header_line.ends_with(",slowdown_cost_usd,jobs_killed,down_gpu_hours,failure_stranded_gpu_hours,lost_"
+                            "work_gpu_hours,goodput"));
 }
 
 TEST_CASE("the printed table shows headline changes against per-gpu", "[metrics][report]") {

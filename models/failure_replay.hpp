@@ -1,0 +1,19 @@
+#pragma once
+// Replay files of failures (`--failures FILE.csv`): real incident logs or hand-written test cases.
+
+#include <filesystem>
+#include <vector>
+
+#include "models/failure_event.hpp"
+
+namespace nvlsim {
+
+// Header `time,component,id,duration`, then one failure per line: time in s from the first submission,
+// component one of gpu, tray, nvswitch, nvlink, nic, rack, its id (failure_event.hpp), duration in s until
+// repaired. Blank lines and lines starting with '#' are skipped. Returns the failures sorted by time
+// (stable). Throws InputError "FILE:LINE: field N (name): ..." for a malformed line or an id outside the
+// machine.
+std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
+                                              int switches);
+
+}  // namespace nvlsim

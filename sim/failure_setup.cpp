@@ -1,0 +1,24 @@
+#include "sim/failure_setup.hpp"
+
+#include "models/failure_replay.hpp"
+
+namespace nvlsim {
+
+FailureConfig failure_config(const RunOptions& options, const LoadedPlatform& platform) {
+  FailureConfig f;
+  f.seed = options.seed;
+  if (!options.failures) return f;
+  const std::string& source = *options.failures;
+  f.source = source;
+  if (source.ends_with(".csv")) {
+    f.mode = FailureMode::replay;
+    f.replay = read_failure_replay(source, platform.spec.shape, platform.spec.fabric.nvlink_links_per_gpu);
+    return f;
+  }
+  f.mode = FailureMode::model;
+  f.model = source == "llama3" ? llama3_failure_model() : read_failure_model(source);
+  for (auto& c : f.model.components) c.mtbf_hours /= options.failure_rate_scale;
+  return f;
+}
+
+}  // namespace nvlsim
