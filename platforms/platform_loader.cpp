@@ -96,6 +96,13 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   if (const char* names = engine.get_netzone_root()->get_property("nvlsim.node_names"))
     p.spec.node_names = names;
   collect_hosts(engine, file, p);
+  // Floyd zones compute their routes when sealed; sealing here lets routes be queried before the
+  // simulation starts, and the per-policy children forked afterwards inherit it instead of redoing it.
+  try {
+    engine.seal_platform();
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: {}", file, e.what()));
+  }
   return p;
 }
 

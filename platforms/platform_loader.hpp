@@ -1,5 +1,6 @@
 #pragma once
-// Loads a platform file with SimGrid's own loader and reads nvlsim's properties from it.
+// Loads a platform file with SimGrid's own loader, seals it (routes are ready), and reads nvlsim's
+// properties from it.
 
 #include <filesystem>
 #include <vector>

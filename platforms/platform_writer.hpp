@@ -8,9 +8,10 @@
 namespace nvlsim {
 
 // Hosts gpu-<id> (NVLink plane) and nic-<id> (InfiniBand plane, the NIC of GPU <id>).
-// Each NVLink domain is a SimGrid cluster whose private split-duplex links are the GPUs' NVLink
-// ports (the NVSwitch fabric itself is non-blocking, so it has no backbone); the InfiniBand fabric
-// is one cluster of NIC links with a backbone of NICs x NIC bandwidth / oversubscription.
+// All GPUs form one SimGrid cluster whose private split-duplex links are their NVLink ports (the
+// NVSwitch fabric is non-blocking, so it has no backbone). The InfiniBand fat tree is a Floyd zone per
+// leaf switch (its NICs' links), per pod (leaf uplinks to the spine) and for the fabric (pod core
+// links). Layout and load cost: docs/model.md, "Platform".
 std::string platform_xml(const PlatformSpec& spec);
 
 }  // namespace nvlsim

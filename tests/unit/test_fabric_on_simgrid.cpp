@@ -42,7 +42,7 @@ TEST_CASE("a same-rack pair talks over NVLink ports, other pairs over NIC, fabri
   const auto dir = scratch_dir("routes");
   const std::string platform = three_racks(dir);
   CHECK(probe("--platform " + platform + " --route 0 5", dir).at("route") ==
-        "gpu-0 -> gpu-5 (nvlink): nvl-0_link_0_UP nvl-0_link_5_DOWN");
+        "gpu-0 -> gpu-5 (nvlink): nvl_link_0_UP nvl_link_5_DOWN");
   // GPU 3 (tray 0, rail 3) and GPU 151 (tray 37, rail 3): leaves of 32 trays, so rail 3's first and
   // second leaves (6 and 7): NIC, leaf uplink, leaf downlink, NIC.
   CHECK(probe("--platform " + platform + " --route 3 151", dir).at("route") ==

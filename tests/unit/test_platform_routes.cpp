@@ -1,0 +1,180 @@
+// Routes of a written platform as SimGrid computes them after nvlsim loads it: the links, their
+// bandwidths and the latency of every GPU pair in a domain and every NIC pair, against the fat tree of
+// models/ib_fabric and the hand-computed figures of docs/model.md.
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "models/ib_fabric.hpp"
+#include "nvlsim_process.hpp"
+#include "platforms/platform_loader.hpp"
+#include "platforms/platform_writer.hpp"
+#include "sim/engine_setup.hpp"
+
+using namespace nvlsim;
+using namespace nvlsim::test;
+
+namespace {
+
+namespace s4u = simgrid::s4u;
+
+// Loads the platform in a child process (SimGrid allows one engine per process) and runs `body` on it;
+// returns the lines it printed, keyed by their first word.
+std::map<std::string, std::string> in_engine(
+    const PlatformSpec& spec, const std::string& name,
+    const std::function<void(const LoadedPlatform&, std::ostream&)>& body) {
+  const auto file = scratch_dir("platform-routes-" + name) / "platform.xml";
+  std::ofstream(file) << platform_xml(spec);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::ostringstream out;
+    int code = 0;
+    try {
+      auto engine = make_engine();
+      body(load_platform(*engine, file), out);
+    } catch (const std::exception& e) {
+      out << "error " << e.what() << "\n";
+      code = 1;
+    }
+    const std::string text = out.str();
+    for (std::size_t done = 0; done < text.size();) {
+      const auto n = ::write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::_exit(code);  // no Catch or static destructors in the child
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  std::map<std::string, std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto space = line.find(' ');
+    lines[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
+  }
+  return lines;
+}
+
+// "link@bandwidth ... +latency", links in route order.
+std::string route(s4u::Host* from, s4u::Host* to) {
+  std::vector<s4u::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  std::string out;
+  for (const auto* l : links) out += fmt::format("{}@{} ", l->get_name(), l->get_bandwidth());
+  return out + fmt::format("+{}", latency);
+}
+
+// What every route should be, from the fat tree model: NIC, then the leaf uplinks unless both NICs hang
+// off one leaf, then the pods' core links unless both leaves share a pod.
+std::string expected_ib_route(const IbFabric& fabric, const FabricParams& f, int a, int b) {
+  const int la = fabric.leaf_of_gpu(a);
+  const int lb = fabric.leaf_of_gpu(b);
+  const int pa = fabric.pod_of_leaf(la);
+  const int pb = fabric.pod_of_leaf(lb);
+  std::string out = fmt::format("ib-leaf-{}_link_{}_UP@{} ", la, a, f.nic_bw);
+  int links = 2;
+  if (la != lb) {
+    out += fmt::format("ib-leaf-{}-up_UP@{} ", la, fabric.leaf_uplink_bw());
+    links += 2;
+    if (pa != pb) {
+      out += fmt::format("ib-pod-{}-up_UP@{} ib-pod-{}-up_DOWN@{} ", pa, fabric.pod_uplink_bw(pa), pb,
+                         fabric.pod_uplink_bw(pb));
+      links += 2;
+    }
+    out += fmt::format("ib-leaf-{}-up_DOWN@{} ", lb, fabric.leaf_uplink_bw());
+  }
+  double latency = 0;  // summed link by link, as SimGrid does
+  for (int i = 0; i < links; ++i) latency += f.ib_latency;
+  return out + fmt::format("ib-leaf-{}_link_{}_DOWN@{} +{}", lb, b, f.nic_bw, latency);
+}
+
+// Checks every ordered pair of GPUs in a domain and of NICs; prints the count of mismatches and the first.
+void check_all_pairs(const LoadedPlatform& p, std::ostream& out) {
+  const auto& s = p.spec.shape;
+  const auto& f = p.spec.fabric;
+  const IbFabric fabric(s, f);
+  int gpu_bad = 0;
+  int nic_bad = 0;
+  for (int a = 0; a < s.gpus(); ++a)
+    for (int b = 0; b < s.gpus(); ++b) {
+      if (a == b) continue;
+      if (s.domain_of_gpu(a) == s.domain_of_gpu(b)) {
+        // Exactly the two ports, at the port bandwidth: failure handling lowers these two links.
+        const double latency = 0.0 + f.nvlink_latency + f.nvlink_latency;  // summed as SimGrid does
+        const std::string want = fmt::format("nvl_link_{}_UP@{} nvl_link_{}_DOWN@{} +{}", a,
+                                             f.nvlink_gpu_bw(), b, f.nvlink_gpu_bw(), latency);
+        const std::string got = route(p.gpu_hosts[a], p.gpu_hosts[b]);
+        if (got != want && gpu_bad++ == 0) out << "gpu_first " << a << "->" << b << ": " << got << "\n";
+      }
+      const std::string got = route(p.nic_hosts[a], p.nic_hosts[b]);
+      if (got != expected_ib_route(fabric, f, a, b) && nic_bad++ == 0)
+        out << "nic_first " << a << "->" << b << ": " << got << " (want "
+            << expected_ib_route(fabric, f, a, b) << ")\n";
+    }
+  out << "gpu_bad " << gpu_bad << "\nnic_bad " << nic_bad << "\n";
+}
+
+}  // namespace
+
+TEST_CASE("GPU pairs in a domain cross exactly their two ports and NIC pairs follow the fat tree",
+          "[platform]") {
+  // Small switches make a three-tier fabric of three racks: leaves of 4 trays, 14 per rail, pods of 4
+  // leaves. Latencies and oversubscription show in every link and route.
+  PlatformSpec spec = nvl72_platform(3);
+  spec.fabric.ib_switch_radix = 8;
+  spec.fabric.ib_oversubscription = 2;
+  spec.fabric.ib_latency = 1e-6;
+  spec.fabric.nvlink_latency = 1e-7;
+  REQUIRE(IbFabric(spec.shape, spec.fabric).pods() == 14);
+  const auto r = in_engine(spec, "all-pairs", check_all_pairs);
+  INFO((r.count("gpu_first") ? r.at("gpu_first") : ""));
+  INFO((r.count("nic_first") ? r.at("nic_first") : ""));
+  CHECK(r.at("gpu_bad") == "0");
+  CHECK(r.at("nic_bad") == "0");
+}
+
+TEST_CASE("routes of the default three racks checked by hand", "[platform]") {
+  const auto r = in_engine(nvl72_platform(3), "by-hand", [](const LoadedPlatform& p, std::ostream& out) {
+    out << "gpu_0_5 " << route(p.gpu_hosts[0], p.gpu_hosts[5]) << "\n";
+    out << "gpu_215_144 " << route(p.gpu_hosts[215], p.gpu_hosts[144]) << "\n";
+    out << "nic_3_151 " << route(p.nic_hosts[3], p.nic_hosts[151]) << "\n";
+    out << "nic_72_68 " << route(p.nic_hosts[72], p.nic_hosts[68]) << "\n";
+    check_all_pairs(p, out);
+  });
+  // 18 NVLinks x 50 GB/s per port; no backbone: the NVSwitches are non-blocking.
+  CHECK(r.at("gpu_0_5") == "nvl_link_0_UP@900000000000 nvl_link_5_DOWN@900000000000 +0");
+  CHECK(r.at("gpu_215_144") == "nvl_link_215_UP@900000000000 nvl_link_144_DOWN@900000000000 +0");
+  // Rail 3's two leaves (trays 0-31 and 32-53): NIC, 32 x 50 GB/s of uplinks each way, NIC.
+  CHECK(r.at("nic_3_151") ==
+        "ib-leaf-6_link_3_UP@50000000000 ib-leaf-6-up_UP@1600000000000 ib-leaf-7-up_DOWN@1600000000000 "
+        "ib-leaf-7_link_151_DOWN@50000000000 +0");
+  // Trays 18 and 17 (two racks) share rail 0's first leaf: the uplinks are not crossed.
+  CHECK(r.at("nic_72_68") == "ib-leaf-0_link_72_UP@50000000000 ib-leaf-0_link_68_DOWN@50000000000 +0");
+  CHECK(r.at("gpu_bad") == "0");
+  CHECK(r.at("nic_bad") == "0");
+}
