@@ -42,6 +42,20 @@ BlockLayout layout_from_topology(const SlurmTopology& topology, const ClusterSha
   return layout;
 }
 
+// Base blocks per group at the smallest level holding `nodes`; the whole machine when no level does.
+int group_width(const BlockLayout& layout, int nodes) {
+  const auto level = std::find_if(layout.level_sizes.begin(), layout.level_sizes.end(),
+                                  [&](int size) { return size >= nodes; });
+  return level == layout.level_sizes.end() ? static_cast<int>(layout.blocks.size())
+                                           : *level / layout.level_sizes.front();
+}
+
+int offered_in(std::span<const int> offered, int first, int end) {
+  int sum = 0;
+  for (int b = first; b < end; ++b) sum += offered[b];
+  return sum;
+}
+
 }  // namespace
 
 BlockLayout make_block_layout(const PolicyContext& context) {
@@ -61,9 +75,7 @@ BlockLayout make_block_layout(const PolicyContext& context) {
 
 std::vector<BlockRange> fitting_groups(const BlockLayout& layout, std::span<const int> offered, int nodes) {
   const int blocks = static_cast<int>(layout.blocks.size());
-  const auto level = std::find_if(layout.level_sizes.begin(), layout.level_sizes.end(),
-                                  [&](int size) { return size >= nodes; });
-  const int width = level == layout.level_sizes.end() ? blocks : *level / layout.level_sizes.front();
+  const int width = group_width(layout, nodes);
   struct Candidate {
     BlockRange range;
     int offered;
@@ -71,8 +83,7 @@ std::vector<BlockRange> fitting_groups(const BlockLayout& layout, std::span<cons
   std::vector<Candidate> candidates;
   for (int first = 0; first < blocks; first += width) {
     const int end = std::min(blocks, first + width);
-    int sum = 0;
-    for (int b = first; b < end; ++b) sum += offered[b];
+    const int sum = offered_in(offered, first, end);
     if (sum >= nodes) candidates.push_back({{first, end}, sum});
   }
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
@@ -87,6 +98,12 @@ std::vector<BlockRange> fitting_groups(const BlockLayout& layout, std::span<cons
 std::vector<BlockTake> fill_group(BlockRange group, std::span<const int> offered,
                                   std::span<std::uint8_t> used, int nodes) {
   const int width = group.end - group.first;
+  if (width == 1 && nodes > 0) {
+    // One base block holds it all (the group's offer suffices): the common case of small jobs, without
+    // the distance bookkeeping below.
+    used[group.first] = 1;
+    return {{group.first, nodes}};
+  }
   std::vector<int> left(offered.begin() + group.first, offered.begin() + group.end);
   // Distance of block i of the group to the job: the smallest k such that its aligned 2^k-block
   // contains a used block. Ranges are aligned globally because groups start at multiples of their width.
@@ -132,9 +149,30 @@ std::vector<BlockTake> fill_group(BlockRange group, std::span<const int> offered
 
 std::vector<BlockTake> choose_blocks(const BlockLayout& layout, std::span<const int> offered,
                                      std::span<std::uint8_t> used, int nodes) {
-  const std::vector<BlockRange> groups = fitting_groups(layout, offered, nodes);
-  if (groups.empty()) return {};
-  return fill_group(groups.front(), offered, used, nodes);
+  // The first group of fitting_groups' order, found in one pass without building and sorting them all:
+  // placement asks this several times per scheduling pass.
+  const int blocks = static_cast<int>(layout.blocks.size());
+  const int width = group_width(layout, nodes);
+  BlockRange best;
+  int best_offered = -1;
+  // `<=`: on equal offers the later group wins, as in fitting_groups.
+  const auto consider = [&](int first, int end, int sum) {
+    if (sum >= nodes && (best_offered < 0 || sum <= best_offered)) {
+      best = {first, end};
+      best_offered = sum;
+    }
+  };
+  if (width == 1) {
+    // Groups of one base block, the common case (jobs of at most a block): a plain scan of the offers.
+    for (int b = 0; b < blocks; ++b) consider(b, b + 1, offered[b]);
+  } else {
+    for (int first = 0; first < blocks; first += width) {
+      const int end = std::min(blocks, first + width);
+      consider(first, end, offered_in(offered, first, end));
+    }
+  }
+  if (best_offered < 0) return {};
+  return fill_group(best, offered, used, nodes);
 }
 
 }  // namespace nvlsim

@@ -1,5 +1,6 @@
 #include "schedulers/cluster_state.hpp"
 
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -10,9 +11,52 @@ ClusterState::ClusterState(ClusterShape shape)
       busy_(shape.gpus(), 0),
       down_(shape.gpus(), 0),
       held_(shape.trays(), 0),
+      unavailable_in_tray_(shape.trays(), 0),
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
-      free_total_(shape.gpus()) {}
+      words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
+      trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
+      domains_by_free_(shape.gpus_per_domain() + 1, 0),
+      free_total_(shape.gpus()) {
+  for (int tray = 0; tray < shape.trays(); ++tray)
+    trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
+  domains_by_free_[shape.gpus_per_domain()] = shape.domains;
+}
+
+int ClusterState::first_tray_with_free(int free) const {
+  const std::uint64_t* bucket = trays_by_free_.data() + static_cast<std::size_t>(free) * words_;
+  for (std::size_t w = 0; w < words_; ++w) {
+    if (bucket[w] != 0) return static_cast<int>(w * 64) + std::countr_zero(bucket[w]);
+  }
+  return -1;
+}
+
+std::vector<TrayRun> ClusterState::free_tray_runs() const {
+  std::vector<TrayRun> runs;
+  const int trays = shape_.trays();
+  for (std::size_t w = 0; w < words_; ++w) {
+    const int base = static_cast<int>(w * 64);
+    std::uint64_t usable = ~trays_by_free_[w];  // not in bucket 0
+    if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
+    while (usable != 0) {
+      const int first = std::countr_zero(usable);
+      const int end = first + std::countr_one(usable >> first);
+      const std::uint64_t below_end = end == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
+      const std::uint64_t range = below_end & ~((std::uint64_t{1} << first) - 1);
+      int free = 0;
+      for (int k = 1; k <= shape_.gpus_per_tray; ++k)
+        free += k * std::popcount(trays_by_free_[static_cast<std::size_t>(k) * words_ + w] & range);
+      if (!runs.empty() && runs.back().end_tray == base + first) {
+        runs.back().end_tray = base + end;  // the run goes on from the previous word
+        runs.back().free += free;
+      } else {
+        runs.push_back({base + first, base + end, free});
+      }
+      usable &= ~range;
+    }
+  }
+  return runs;
+}
 
 void ClusterState::apply(const Allocation& allocation) {
   for (int tray : allocation.held_trays) {
@@ -30,10 +74,10 @@ void ClusterState::apply(const Allocation& allocation) {
     }
     busy_[gpu] = 1;
   }
+  for (int gpu : gpus) ++unavailable_in_tray_[shape_.tray_of_gpu(gpu)];  // they were free, so up
   busy_total_ += static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
-  for (int gpu : gpus) recount_tray(shape_.tray_of_gpu(gpu));
-  for (int tray : allocation.held_trays) recount_tray(tray);
+  recount(allocation);
 }
 
 void ClusterState::release(const Allocation& allocation) {
@@ -51,31 +95,53 @@ void ClusterState::release(const Allocation& allocation) {
     }
     busy_[gpu] = 0;
   }
+  for (int gpu : gpus) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] -= down_[gpu] == 0;
   busy_total_ -= static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
-  for (int gpu : gpus) recount_tray(shape_.tray_of_gpu(gpu));
-  for (int tray : allocation.held_trays) recount_tray(tray);
+  recount(allocation);
 }
 
 void ClusterState::set_down(int gpu, bool down) {
-  down_total_ += (down ? 1 : 0) - down_[gpu];
+  const int change = (down ? 1 : 0) - down_[gpu];
+  down_total_ += change;
   down_[gpu] = down ? 1 : 0;
+  if (busy_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
   recount_tray(shape_.tray_of_gpu(gpu));
 }
 
-// Recomputes one tray from its GPUs and moves the domain and total counters by the difference,
-// which keeps every counter exact however many times a tray is recounted.
-void ClusterState::recount_tray(int tray) {
-  int free = 0;
-  if (held_[tray] == 0) {
-    const int first = shape_.first_gpu_of_tray(tray);
-    for (int gpu = first; gpu < first + shape_.gpus_per_tray; ++gpu)
-      free += busy_[gpu] == 0 && down_[gpu] == 0;
+// The trays of the GPUs, each once when the GPUs are ascending (a tray's GPUs are then adjacent), and
+// the held trays. Backfill reservations release every running job on a copy at each pass, so counting
+// a 4-GPU tray once instead of four times matters.
+void ClusterState::recount(const Allocation& allocation) {
+  int last = -1;
+  for (int gpu : allocation.gpus) {
+    const int tray = shape_.tray_of_gpu(gpu);
+    if (tray != last) recount_tray(tray);
+    last = tray;
   }
+  for (int tray : allocation.held_trays) recount_tray(tray);
+}
+
+// Recomputes one tray's free GPUs and moves the domain and total counters by the difference, which
+// keeps every counter exact however many times a tray is recounted.
+void ClusterState::recount_tray(int tray) {
+  const int free = held_[tray] == 0 ? shape_.gpus_per_tray - unavailable_in_tray_[tray] : 0;
   const int delta = free - free_in_tray_[tray];
+  if (delta == 0) return;
+  move_tray_bucket(tray, free_in_tray_[tray], free);
   free_in_tray_[tray] = free;
-  free_in_domain_[shape_.domain_of_tray(tray)] += delta;
+  int& domain_free = free_in_domain_[shape_.domain_of_tray(tray)];
+  --domains_by_free_[domain_free];
+  domain_free += delta;
+  ++domains_by_free_[domain_free];
   free_total_ += delta;
+}
+
+void ClusterState::move_tray_bucket(int tray, int from, int to) {
+  const std::size_t word = static_cast<std::size_t>(tray) / 64;
+  const std::uint64_t bit = std::uint64_t{1} << (tray % 64);
+  trays_by_free_[static_cast<std::size_t>(from) * words_ + word] &= ~bit;
+  trays_by_free_[static_cast<std::size_t>(to) * words_ + word] |= bit;
 }
 
 }  // namespace nvlsim

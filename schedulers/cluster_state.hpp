@@ -10,6 +10,13 @@
 
 namespace nvlsim {
 
+// Consecutive trays with at least one free GPU each.
+struct TrayRun {
+  int first_tray = 0;
+  int end_tray = 0;  // one past the last
+  int free = 0;      // free GPUs over the run
+};
+
 class ClusterState {
  public:
   explicit ClusterState(ClusterShape shape);
@@ -28,6 +35,15 @@ class ClusterState {
   // A held tray counts 0 free, so only a tray with every GPU free reaches gpus_per_tray.
   bool tray_idle(int tray) const { return free_in_tray_[tray] == shape_.gpus_per_tray; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
+  // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
+  // placement asks this at every scheduling pass, and scanning every tray dominated large machines.
+  int first_tray_with_free(int free) const;
+  // How many domains have exactly `free` free GPUs (0..gpus_per_domain); sampling reads this histogram
+  // instead of every domain.
+  int domains_with_free(int free) const { return domains_by_free_[free]; }
+  // The maximal runs of trays with a free GPU, in tray order (domain boundaries do not end a run).
+  // O(trays / 64 + runs): read a word of trays at a time from the trays indexed by free count.
+  std::vector<TrayRun> free_tray_runs() const;
   int free_gpus() const { return free_total_; }
   int down_gpus() const { return down_total_; }
   int busy_gpus() const { return busy_total_; }
@@ -40,14 +56,22 @@ class ClusterState {
   void set_down(int gpu, bool down);
 
  private:
+  void recount(const Allocation& allocation);
   void recount_tray(int tray);
+  void move_tray_bucket(int tray, int from, int to);
 
   ClusterShape shape_;
-  std::vector<std::uint8_t> busy_;  // per GPU
-  std::vector<std::uint8_t> down_;  // per GPU
-  std::vector<int> held_;           // per tray: how many allocations hold it
+  std::vector<std::uint8_t> busy_;        // per GPU
+  std::vector<std::uint8_t> down_;        // per GPU
+  std::vector<int> held_;                 // per tray: how many allocations hold it
+  std::vector<int> unavailable_in_tray_;  // per tray: GPUs busy or down, so a recount needs no GPU loop
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
+  std::size_t words_;  // 64-bit words per tray bitset
+  // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
+  // [k * words_, (k + 1) * words_).
+  std::vector<std::uint64_t> trays_by_free_;
+  std::vector<int> domains_by_free_;  // per free count: domains with that many free GPUs
   int free_total_ = 0;
   int down_total_ = 0;
   int busy_total_ = 0;

@@ -73,26 +73,51 @@ class ReservedResources {
   std::vector<std::uint8_t> held_;
 };
 
+// What the policy placed for each request size since the working state last changed. place() is a
+// function of the state and the request, and a pass asks the same few sizes over and over (a queue of
+// thousands holds a dozen sizes, and up to max_job_test of them are tried), so each size is placed once
+// per state: the pass's cost no longer grows with the queue times the machine.
+class PlacementMemo {
+ public:
+  // The request is keyed by its GPU count alone; a request with more fields needs a wider key.
+  static_assert(sizeof(JobRequest) == sizeof(int));
+
+  std::optional<Allocation>& place(const PlacementPolicy& policy, const ClusterState& state, int gpus) {
+    for (auto& [size, placed] : entries_)
+      if (size == gpus) return placed;
+    return entries_.emplace_back(gpus, policy.place(state, {gpus})).second;
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::vector<std::pair<int, std::optional<Allocation>>> entries_;
+};
+
 }  // namespace
 
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
                                          const BackfillConfig& config, BackfillReport* report) {
-  ClusterState working = state;
+  // Copied only when a job starts: most passes start nothing, and the copy is the machine's size.
+  std::optional<ClusterState> working;
+  const ClusterState* current = &state;
+  PlacementMemo memo;
   std::vector<StartDecision> started;
   bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
-    if (job.gpus > working.free_gpus()) {
-      const int idle = working.shape().gpus() - working.busy_gpus() - working.down_gpus();
+    if (job.gpus > current->free_gpus()) {
+      const int idle = current->shape().gpus() - current->busy_gpus() - current->down_gpus();
       blocked = blocked || job.gpus <= idle;
       return false;
     }
-    std::optional<Allocation> placed = policy.place(working, {job.gpus});
+    std::optional<Allocation>& placed = memo.place(policy, *current, job.gpus);
     blocked = blocked || !placed;
     if (!placed || !allowed(*placed)) return false;
-    working.apply(*placed);
+    if (!working) current = &working.emplace(state);
+    working->apply(*placed);
     started.push_back({job.job, std::move(*placed)});
+    memo.clear();
     return true;
   };
 
@@ -104,15 +129,34 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   while (head < queue.size() && try_start(queue[head], [](const Allocation&) { return true; })) ++head;
   if (head == queue.size() || !config.backfill) return done();
 
-  const std::optional<Reservation> reservation =
-      reserve(now, working, running, started, queue.first(head), queue[head], policy);
-  if (!reservation) return done();  // the head never fits, so nothing may be promised past it
-  const ReservedResources reserved(state.shape(), reservation->allocation);
+  // The reservation matters only to a job that can be placed now, and replaying the running jobs costs
+  // more than the rest of the pass, so it is made when the first such job asks. Until then the pass has
+  // only tested jobs that cannot start. A head that never fits (not even on the emptied machine) ends the
+  // pass as though it had stopped there: nothing may be promised past it, and what the jobs past it
+  // showed is not reported.
+  const bool blocked_at_head = blocked;
+  const auto make_reservation = [&] {
+    return reserve(now, *current, running, started, queue.first(head), queue[head], policy);
+  };
+  std::optional<Reservation> reservation;
+  std::optional<ReservedResources> reserved;
+  bool reserve_tried = false;
   const std::size_t tested = std::min(config.max_job_test, queue.size() - head - 1);
   for (const QueuedJob& job : queue.subspan(head + 1, tested)) {
-    const bool ends_in_time = now + job.time_limit <= reservation->start;
-    try_start(job, [&](const Allocation& placed) { return ends_in_time || !reserved.conflicts(placed); });
+    try_start(job, [&](const Allocation& placed) {
+      if (!reserve_tried) {
+        reserve_tried = true;
+        reservation = make_reservation();
+        if (reservation) reserved.emplace(state.shape(), reservation->allocation);
+      }
+      return reservation && (now + job.time_limit <= reservation->start || !reserved->conflicts(placed));
+    });
+    if (reserve_tried && !reservation) break;
   }
+  // Only a report the jobs past the head changed needs to know whether the head ever fits.
+  const bool head_never_fits =
+      reserve_tried ? !reservation : blocked != blocked_at_head && !make_reservation();
+  if (head_never_fits) blocked = blocked_at_head;
   return done();
 }
 

@@ -9,14 +9,6 @@
 namespace nvlsim {
 namespace {
 
-// Consecutive trays with at least one free GPU each: what cons_tres sees as contiguous nodes.
-struct Run {
-  int first_tray = 0;
-  int end_tray = 0;  // one past the last
-  int free = 0;
-  int take = 0;  // GPUs this placement takes, filling trays in order
-};
-
 // Appends up to `count` free GPUs of the tray, lowest ids first; returns how many it appended.
 int take_free_gpus(const ClusterState& state, int tray, int count, std::vector<int>& out) {
   const int first = state.shape().first_gpu_of_tray(tray);
@@ -30,52 +22,34 @@ int take_free_gpus(const ClusterState& state, int tray, int count, std::vector<i
   return taken;
 }
 
-// Best fit: the fitting tray with the fewest free GPUs, lowest index on ties; -1 when none fits.
+// Best fit: the fitting tray with the fewest free GPUs, lowest index on ties; -1 when none fits. The
+// state indexes trays by free count, so this looks at no tray that does not fit.
 int tightest_tray(const ClusterState& state, int gpus) {
-  int best = -1;
-  int best_free = 0;
-  for (int tray = 0; tray < state.shape().trays(); ++tray) {
-    const int free = state.free_gpus_in_tray(tray);
-    if (free >= gpus && (best < 0 || free < best_free)) {
-      best = tray;
-      best_free = free;
-      if (free == gpus) break;  // nothing can fit tighter
-    }
+  for (int free = gpus; free <= state.shape().gpus_per_tray; ++free) {
+    const int tray = state.first_tray_with_free(free);
+    if (tray >= 0) return tray;
   }
-  return best;
+  return -1;
 }
 
-std::vector<Run> usable_runs(const ClusterState& state) {
-  const int trays = state.shape().trays();
-  std::vector<Run> runs;
-  runs.reserve((trays + 1) / 2);  // runs are separated by unusable trays, so this never grows
-  for (int tray = 0; tray < trays; ++tray) {
-    const int free = state.free_gpus_in_tray(tray);
-    if (free == 0) continue;
-    if (runs.empty() || runs.back().end_tray != tray) runs.push_back({tray, tray, 0, 0});
-    runs.back().end_tray = tray + 1;
-    runs.back().free += free;
-  }
-  return runs;
-}
-
-// Among runs not yet taken, the one with the fewest free GPUs that still holds `gpus`, lowest index on
-// ties; -1 when none does.
-int tightest_run(std::span<const Run> runs, int gpus) {
+// Runs of usable trays (TrayRun) are what cons_tres sees as contiguous nodes; take[i] is what a placement
+// takes of run i, filling its trays in order. Among runs not yet taken, the one with the fewest free GPUs
+// that still holds `gpus`, lowest index on ties; -1 when none does.
+int tightest_run(std::span<const TrayRun> runs, std::span<const int> take, int gpus) {
   int best = -1;
   for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
-    if (runs[i].take == 0 && runs[i].free >= gpus && (best < 0 || runs[i].free < runs[best].free)) best = i;
+    if (take[i] == 0 && runs[i].free >= gpus && (best < 0 || runs[i].free < runs[best].free)) best = i;
   }
   return best;
 }
 
 // Run indices by free GPUs descending, lowest index first on ties. A counting sort keeps this linear:
 // free counts are bounded by the machine's GPU count.
-std::vector<int> largest_first(std::span<const Run> runs) {
+std::vector<int> largest_first(std::span<const TrayRun> runs) {
   int most = 0;
-  for (const Run& run : runs) most = std::max(most, run.free);
+  for (const TrayRun& run : runs) most = std::max(most, run.free);
   std::vector<int> next(most + 1, 0);  // per key (most - free): first slot of that key in the order
-  for (const Run& run : runs) ++next[most - run.free];
+  for (const TrayRun& run : runs) ++next[most - run.free];
   int slot = 0;
   for (int& n : next) slot += std::exchange(n, slot);
   std::vector<int> order(runs.size());
@@ -84,18 +58,20 @@ std::vector<int> largest_first(std::span<const Run> runs) {
 }
 
 // Decides how many GPUs each run gives. Needs the runs' total free to cover `gpus`.
-void choose_from_runs(std::span<Run> runs, int gpus) {
-  int last = tightest_run(runs, gpus);
+std::vector<int> choose_from_runs(std::span<const TrayRun> runs, int gpus) {
+  std::vector<int> take(runs.size(), 0);
+  int last = tightest_run(runs, take, gpus);
   if (last < 0) {
     // No run holds it all: take the largest runs whole until one can hold the rest.
     for (int i : largest_first(runs)) {
       if (runs[i].free >= gpus) break;
-      runs[i].take = runs[i].free;
+      take[i] = runs[i].free;
       gpus -= runs[i].free;
     }
-    last = tightest_run(runs, gpus);
+    last = tightest_run(runs, take, gpus);
   }
-  runs[last].take = gpus;
+  take[last] = gpus;
+  return take;
 }
 
 }  // namespace
@@ -112,11 +88,11 @@ std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const J
       return allocation;
     }
   }
-  std::vector<Run> runs = usable_runs(state);
-  choose_from_runs(runs, request.gpus);
+  const std::vector<TrayRun> runs = state.free_tray_runs();
+  const std::vector<int> take = choose_from_runs(runs, request.gpus);
   // Runs and their trays in index order, so the GPUs come out ascending.
-  for (const Run& run : runs) {
-    for (int tray = run.first_tray, left = run.take; left > 0; ++tray) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (int tray = runs[i].first_tray, left = take[i]; left > 0; ++tray) {
       left -= take_free_gpus(state, tray, left, allocation.gpus);
     }
   }

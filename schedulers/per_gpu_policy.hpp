@@ -16,7 +16,8 @@ class PerGpuPolicy final : public PlacementPolicy {
   const std::string& name() const override { return name_; }
   // A request that fits in one tray goes to the fitting tray with the fewest free GPUs. Otherwise it
   // fills runs of consecutive usable trays: the tightest run that holds the rest, else the largest
-  // run whole and continue. O(trays) per call. Throws std::invalid_argument for fewer than 1 GPU.
+  // run whole and continue. O(trays / 64 + runs) per call, plus the trays it takes. Throws
+  // std::invalid_argument for fewer than 1 GPU.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace nvlsim {
 
@@ -11,29 +12,41 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
       nvlink_capacity_(shape.gpus() * fabric.nvlink_gpu_bw()),
       ib_capacity_(shape.gpus() * fabric.nic_bw),
       largest_run_(shape.domains, shape.trays_per_domain),
-      dirty_domain_(shape.domains, 1) {
+      domains_by_run_(shape.trays_per_domain + 1, 0),
+      dirty_domain_(shape.domains, 1),
+      dirty_list_(shape.domains) {
+  std::iota(dirty_list_.begin(), dirty_list_.end(), 0);
+  domains_by_run_[shape.trays_per_domain] = shape.domains;
   std::map<int, int> counts;
   for (std::size_t j : admitted) ++counts[jobs[j].gpus];
   for (auto [gpus, n] : counts) size_shares_.emplace_back(gpus, static_cast<double>(n) / admitted.size());
 }
 
 void StateSampler::touch(const Allocation& allocation) {
-  for (int gpu : allocation.gpus) dirty_domain_[shape_.domain_of_gpu(gpu)] = 1;
-  for (int tray : allocation.held_trays) dirty_domain_[shape_.domain_of_tray(tray)] = 1;
+  for (int gpu : allocation.gpus) mark_dirty(shape_.domain_of_gpu(gpu));
+  for (int tray : allocation.held_trays) mark_dirty(shape_.domain_of_tray(tray));
+}
+
+void StateSampler::mark_dirty(int domain) {
+  if (dirty_domain_[domain]) return;
+  dirty_domain_[domain] = 1;
+  dirty_list_.push_back(domain);
 }
 
 double StateSampler::fgd_fragments(const ClusterState& state) const {
   // FGD (Weng et al., ATC'23) with the NVLink domain as the node: for a job of m <= one domain, a
   // domain's free GPUs are fragments when fewer than m are free there; a larger job can only use the
   // free GPUs of the whole machine, all fragments when fewer than m. Weighted by the trace's sizes.
+  // The free GPUs of domains with fewer than m free come from the state's histogram of domains by free
+  // count, summed once over all sizes (ascending): the cost no longer grows with sizes x domains.
   double total = 0;
+  long below = 0;  // free GPUs of the domains with fewer than `next` free
+  int next = 0;
   for (auto [m, share] : size_shares_) {
     double fragments = 0;
     if (m <= shape_.gpus_per_domain()) {
-      for (int d = 0; d < shape_.domains; ++d) {
-        const int free = state.free_gpus_in_domain(d);
-        if (free < m) fragments += free;
-      }
+      for (; next < m; ++next) below += static_cast<long>(next) * state.domains_with_free(next);
+      fragments = static_cast<double>(below);
     } else if (state.free_gpus() < m) {
       fragments = state.free_gpus();
     }
@@ -43,8 +56,7 @@ double StateSampler::fgd_fragments(const ClusterState& state) const {
 }
 
 void StateSampler::refresh_runs(const ClusterState& state) {
-  for (int d = 0; d < shape_.domains; ++d) {
-    if (!dirty_domain_[d]) continue;
+  for (int d : dirty_list_) {
     dirty_domain_[d] = 0;
     int best = 0;
     int run = 0;
@@ -53,13 +65,16 @@ void StateSampler::refresh_runs(const ClusterState& state) {
       run = state.tray_idle(t) ? run + 1 : 0;
       best = std::max(best, run);
     }
+    --domains_by_run_[largest_run_[d]];
+    ++domains_by_run_[best];
     largest_run_[d] = best;
   }
+  dirty_list_.clear();
 }
 
 void StateSampler::record(double now, const ClusterState& state, std::span<const QueuedJob> queue,
-                          int busy_gpus, bool placement_blocked, int failure_stranded_gpus, double nvlink_bytes,
-                          double ib_bytes) {
+                          int busy_gpus, bool placement_blocked, int failure_stranded_gpus,
+                          double nvlink_bytes, double ib_bytes) {
   if (!samples_.empty()) {
     StateSample& last = samples_.back();
     const double span = now - last.time;
@@ -83,10 +98,10 @@ void StateSampler::record(double now, const ClusterState& state, std::span<const
   s.queued_jobs = static_cast<int>(queue.size());
   for (const auto& q : queue) s.queued_gpus += q.gpus;
   s.fgd_fragment_gpus = fgd_fragments(state);
-  for (int run : largest_run_) {
-    s.largest_free_run = std::max(s.largest_free_run, run);
-    s.idle_domains += run == shape_.trays_per_domain;
-  }
+  int run = shape_.trays_per_domain;
+  while (run > 0 && domains_by_run_[run] == 0) --run;
+  s.largest_free_run = run;
+  s.idle_domains = domains_by_run_[shape_.trays_per_domain];
   if (!samples_.empty() && samples_.back().time == now)
     samples_.back() = std::move(s);
   else

@@ -32,13 +32,16 @@ class StateSampler {
  private:
   double fgd_fragments(const ClusterState& state) const;
   void refresh_runs(const ClusterState& state);
+  void mark_dirty(int domain);
 
   ClusterShape shape_;
   double nvlink_capacity_;                           // bytes/s over all NVLink ports, one direction
   double ib_capacity_;                               // bytes/s over all NICs, one direction
   std::vector<std::pair<int, double>> size_shares_;  // (GPUs, share of jobs)
   std::vector<int> largest_run_;                     // per domain
+  std::vector<int> domains_by_run_;                  // per run length: domains whose largest run it is
   std::vector<std::uint8_t> dirty_domain_;
+  std::vector<int> dirty_list_;  // the domains dirty_domain_ marks, so a record visits only those
   std::vector<StateSample> samples_;
 };
 

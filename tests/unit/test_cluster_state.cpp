@@ -1,12 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "schedulers/cluster_state.hpp"
 
 using nvlsim::Allocation;
 using nvlsim::ClusterShape;
 using nvlsim::ClusterState;
+using nvlsim::TrayRun;
 
 namespace {
 
@@ -125,4 +129,96 @@ TEST_CASE("release rejects what was not applied", "[cluster_state]") {
   CHECK_THROWS_AS(state.release(Allocation{{0}, {}}), std::logic_error);
   CHECK_THROWS_AS(state.release(Allocation{{}, {0}}), std::logic_error);
   CHECK(state.free_gpus() == 144);
+}
+
+namespace {
+
+// Eight racks: 144 trays, so tray sets span three 64-bit words and runs can cross word boundaries.
+constexpr ClusterShape kEightRacks{8, 18, 4};
+
+bool same_runs(const std::vector<TrayRun>& a, const std::vector<TrayRun>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TrayRun& x, const TrayRun& y) {
+    return x.first_tray == y.first_tray && x.end_tray == y.end_tray && x.free == y.free;
+  });
+}
+
+// The indexes by free count against counts taken GPU by GPU.
+void require_indexes_match(const ClusterState& state) {
+  const ClusterShape& shape = state.shape();
+  std::vector<int> first_with(shape.gpus_per_tray + 1, -1);
+  std::vector<int> domains(shape.gpus_per_domain() + 1, 0);
+  std::vector<TrayRun> runs;
+  for (int tray = 0; tray < shape.trays(); ++tray) {
+    int free = 0;
+    for (int gpu = shape.first_gpu_of_tray(tray); gpu < shape.first_gpu_of_tray(tray + 1); ++gpu)
+      free += state.gpu_free(gpu);
+    REQUIRE(state.free_gpus_in_tray(tray) == free);
+    if (first_with[free] < 0) first_with[free] = tray;
+    if (free == 0) continue;
+    if (runs.empty() || runs.back().end_tray != tray) runs.push_back({tray, tray, 0});
+    runs.back().end_tray = tray + 1;
+    runs.back().free += free;
+  }
+  for (int d = 0; d < shape.domains; ++d) ++domains[state.free_gpus_in_domain(d)];
+  for (int k = 0; k <= shape.gpus_per_tray; ++k) REQUIRE(state.first_tray_with_free(k) == first_with[k]);
+  for (int f = 0; f <= shape.gpus_per_domain(); ++f) REQUIRE(state.domains_with_free(f) == domains[f]);
+  REQUIRE(same_runs(state.free_tray_runs(), runs));
+}
+
+}  // namespace
+
+TEST_CASE("free trays are indexed by free count, and runs of them cross word boundaries", "[cluster_state]") {
+  ClusterState state(kEightRacks);
+  CHECK(state.first_tray_with_free(4) == 0);
+  CHECK(state.first_tray_with_free(0) == -1);
+  CHECK(state.domains_with_free(72) == 8);
+  CHECK(same_runs(state.free_tray_runs(), {{0, 144, 576}}));
+
+  // Trays 0..59, 71 and 130..143 full: the free trays 60..70 span words 0 and 1, 72..129 words 1 and 2.
+  std::vector<int> busy;
+  for (int tray = 0; tray < 144; ++tray) {
+    if (tray >= 60 && tray < 130 && tray != 71) continue;
+    for (int gpu = 4 * tray; gpu < 4 * tray + 4; ++gpu) busy.push_back(gpu);
+  }
+  busy.push_back(4 * 64 + 1);  // tray 64 keeps 3 free
+  std::sort(busy.begin(), busy.end());
+  state.apply(Allocation{busy, {}});
+  CHECK(state.first_tray_with_free(3) == 64);
+  CHECK(state.first_tray_with_free(4) == 60);
+  CHECK(state.first_tray_with_free(0) == 0);
+  CHECK(same_runs(state.free_tray_runs(), {{60, 71, 43}, {72, 130, 232}}));
+  require_indexes_match(state);
+}
+
+TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
+  ClusterState state(kEightRacks);
+  std::mt19937 rng(12345);
+  std::vector<Allocation> applied;
+  for (int step = 0; step < 2000; ++step) {
+    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+    if (op < 5) {
+      // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
+      std::vector<int> free;
+      for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
+        if (state.gpu_free(gpu)) free.push_back(gpu);
+      if (free.empty()) continue;
+      std::shuffle(free.begin(), free.end(), rng);
+      free.resize(std::min<std::size_t>(free.size(), std::uniform_int_distribution<int>(1, 20)(rng)));
+      std::sort(free.begin(), free.end());
+      Allocation a{free, {}};
+      const int tray = kEightRacks.tray_of_gpu(free.front());
+      if (op == 0)
+        for (int t = tray; t < std::min(tray + 3, kEightRacks.trays()); ++t) a.held_trays.push_back(t);
+      state.apply(a);
+      applied.push_back(std::move(a));
+    } else if (op < 9 && !applied.empty()) {
+      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, applied.size() - 1)(rng);
+      state.release(applied[i]);
+      applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      const int gpu = std::uniform_int_distribution<int>(0, kEightRacks.gpus() - 1)(rng);
+      state.set_down(gpu, !state.gpu_down(gpu));
+    }
+    require_indexes_match(state);
+  }
 }

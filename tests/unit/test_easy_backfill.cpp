@@ -168,3 +168,18 @@ TEST_CASE("nothing is backfilled past a head that can never fit", "[easy_backfil
   const std::vector<QueuedJob> queue = {{0, 4, 10}, {1, 20, 10}, {2, 1, 1}};
   CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}});
 }
+
+TEST_CASE("a pass past a head that can never fit reports only what the head saw", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // Job 9 runs on GPU 0 and holds tray 0: 12 GPUs free, 15 idle.
+  RunningJob holder{9, 100, Allocation{{0}, {0}}};
+  state.apply(holder.allocation);
+  const std::vector<RunningJob> running = {holder};
+  // Head job 1 wants 20 of 16 GPUs. Job 2 (14 GPUs) fits the idle GPUs by count but not the free ones,
+  // which alone would mark the pass placement-blocked; job 3 could start but for the missing reservation.
+  const std::vector<QueuedJob> queue = {{1, 20, 10}, {2, 14, 10}, {3, 1, 10}};
+  nvlsim::BackfillReport report;
+  report.placement_blocked = true;
+  CHECK(easy_backfill(0, state, queue, running, HoldingPolicy{}, {}, &report).empty());
+  CHECK_FALSE(report.placement_blocked);
+}
