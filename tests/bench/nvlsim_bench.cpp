@@ -1,20 +1,28 @@
-// nvlsim-bench: fixed scenarios timed end to end (trace generation excluded), one line per scenario and
-// policy: wall time, jobs per second, peak memory of the replaying process. Writes bench.json.
+// nvlsim-bench: fixed scenarios (the generated job mix at load 0.9, fixed seed, on nvl72x8/x64/x256),
+// each replayed by each policy as `nvlsim` replays it (run_policies: a child process per policy, the
+// result sent back and decoded). One line per scenario and policy; all of them in bench.json.
 //
-//   nvlsim-bench [--quick] [--platforms DIR] [--out bench.json]
+//   nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--out bench.json] [--list]
 //
-// Scenarios are generated with fixed seeds at run time (nothing large is committed).
+// Timed apart, so that the per-policy figures hold only the replay: writing and loading the platform
+// (once per rack count) and generating the trace (once per scenario).
 
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,8 +31,15 @@
 #include "sim/engine_setup.hpp"
 #include "sim/policy_processes.hpp"
 #include "workloads/builtin_mix.hpp"
+#include "workloads/job_class.hpp"
 
 namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kLoad = 0.9;
+constexpr std::uint64_t kSeed = 42;
 
 struct Scenario {
   std::string name;
@@ -32,92 +47,257 @@ struct Scenario {
   int jobs;
 };
 
-long children_peak_rss_kb() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  return usage.ru_maxrss;
+// The matrix: 10k, 100k and 300k jobs on 8, 64 and 256 racks.
+std::vector<Scenario> full_matrix() {
+  std::vector<Scenario> out;
+  for (int racks : {8, 64, 256})
+    for (int jobs : {10000, 100000, 300000})
+      out.push_back({fmt::format("x{}-{}k", racks, jobs / 1000), racks, jobs});
+  return out;
+}
+
+// A check in seconds that the bench and the policies still run.
+std::vector<Scenario> quick_set() {
+  return {{"x8-2k", 8, 2000}, {"x64-4k", 64, 4000}};
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The 1, 5 and 15 minute load averages: wall times mean little on a machine busy with other work.
+std::array<double, 3> load_average() {
+  std::array<double, 3> avg{-1, -1, -1};
+  getloadavg(avg.data(), 3);
+  return avg;
+}
+
+double mb(long kb) {
+  return static_cast<double>(kb) / 1024.0;
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    if (comma > from) out.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  return out;
+}
+
+std::string read_all(int fd) {
+  std::string bytes;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    bytes.append(buf, static_cast<std::size_t>(n));
+  }
+  return bytes;
+}
+
+// Runs `body` in a child process and returns what it wrote to the pipe, or nullopt when it failed.
+// A child per measurement: getrusage(RUSAGE_CHILDREN) is a maximum over all children ever waited for,
+// so only a fresh process reports the peak of one run alone.
+template <class Body>
+std::optional<std::string> in_child(const Body& body) {
+  int fds[2];
+  if (::pipe(fds) != 0) return std::nullopt;
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return std::nullopt;
+  if (pid == 0) {
+    ::close(fds[0]);
+    int status = 0;
+    try {
+      const std::string out = body();
+      for (std::string_view rest = out; !rest.empty();) {
+        const ssize_t n = ::write(fds[1], rest.data(), rest.size());
+        if (n <= 0) _exit(3);
+        rest.remove_prefix(static_cast<std::size_t>(n));
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nvlsim-bench: %s\n", e.what());
+      status = 1;
+    }
+    ::close(fds[1]);
+    _exit(status);  // no atexit handlers or destructors of the parent's objects
+  }
+  ::close(fds[1]);
+  std::string bytes = read_all(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return bytes;
+}
+
+// One policy on one trace, measured in a fresh process that calls run_policies as `nvlsim` does; its
+// child replays. wall_s covers the whole call (fork, replay, encoding and decoding the result).
+Json run_one(const std::string& policy_name, const nvlsim::LoadedPlatform& platform,
+             const std::vector<nvlsim::Job>& jobs, const nvlsim::SimulationConfig& config) {
+  std::vector<std::unique_ptr<nvlsim::PlacementPolicy>> one;
+  one.push_back(nvlsim::make_policy(policy_name, nvlsim::PolicyContext{platform.spec.shape}));
+  const auto t0 = Clock::now();
+  const auto results = nvlsim::run_policies(one, platform, jobs, config, nvlsim::ProcessOptions{1, false});
+  const double wall = seconds_since(t0);
+  rusage child{};
+  rusage self{};
+  getrusage(RUSAGE_CHILDREN, &child);
+  getrusage(RUSAGE_SELF, &self);
+  std::size_t rejected = 0;
+  for (const auto& outcome : results.front().outcomes)
+    rejected += outcome.state == nvlsim::FinalState::rejected;
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return Json{{"wall_s", wall},
+              {"replay_s", results.front().wall_seconds},
+              // CPU time of the replaying child: steadier than wall time on a machine shared with other work.
+              {"replay_cpu_s", seconds(child.ru_utime) + seconds(child.ru_stime)},
+              {"jobs_per_s", static_cast<double>(jobs.size()) / wall},
+              {"replay_rss_mb", mb(child.ru_maxrss)},
+              {"parent_rss_mb", mb(self.ru_maxrss)},
+              {"samples", results.front().samples.size()},
+              {"rejected", rejected}};
+}
+
+// Everything on one rack count, in one process: SimGrid loads one platform per process, and the
+// loaded platform serves every trace because only the children run the engine.
+Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vector<std::string>& policies) {
+  Json out{{"racks", racks}};
+  auto t0 = Clock::now();
+  const auto file = std::filesystem::temp_directory_path() / fmt::format("nvlsim-bench-{}.xml", getpid());
+  std::ofstream(file) << nvlsim::platform_xml(nvlsim::nvl72_platform(racks));
+  out["write_platform_s"] = seconds_since(t0);
+  t0 = Clock::now();
+  auto engine = nvlsim::make_engine();
+  const auto platform = nvlsim::load_platform(*engine, file);
+  std::filesystem::remove(file);
+  out["load_platform_s"] = seconds_since(t0);
+  out["gpus"] = platform.spec.shape.gpus();
+  std::printf("x%d: %d GPUs, platform written in %.2f s, loaded in %.2f s\n", racks,
+              platform.spec.shape.gpus(), out["write_platform_s"].get<double>(),
+              out["load_platform_s"].get<double>());
+
+  nvlsim::SimulationConfig config;
+  config.classes = nvlsim::builtin_class_table().classes;  // as `nvlsim` replays the built-in mix
+  Json runs = Json::array();
+  for (const Scenario& sc : scenarios) {
+    t0 = Clock::now();
+    const auto jobs =
+        nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), kLoad, kSeed});
+    const double generate = seconds_since(t0);
+    for (const std::string& policy : policies) {
+      Json row{{"scenario", sc.name}, {"racks", racks},   {"gpus", platform.spec.shape.gpus()},
+               {"jobs", sc.jobs},     {"policy", policy}, {"generate_s", generate}};
+      const auto measured = in_child([&] { return run_one(policy, platform, jobs, config).dump(); });
+      if (!measured) {
+        std::fprintf(stderr, "nvlsim-bench: %s %s failed\n", sc.name.c_str(), policy.c_str());
+        continue;
+      }
+      row.update(Json::parse(*measured));
+      row["load_1min"] = load_average()[0];
+      std::printf("%-11s %-10s %7d %8.2f %8.2f %8.2f %10.0f %10.1f %10.1f %8zu\n", sc.name.c_str(),
+                  policy.c_str(), sc.jobs, row["wall_s"].get<double>(), row["replay_s"].get<double>(),
+                  row["replay_cpu_s"].get<double>(), row["jobs_per_s"].get<double>(),
+                  row["replay_rss_mb"].get<double>(), row["parent_rss_mb"].get<double>(),
+                  row["samples"].get<std::size_t>());
+      std::fflush(stdout);
+      runs.push_back(std::move(row));
+    }
+  }
+  out["runs"] = std::move(runs);
+  return out;
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--out bench.json] "
+               "[--list]\n");
+  return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
+  bool list = false;
   std::string out = "bench.json";
   std::vector<std::string> policies = {"per-gpu", "block", "sub-block"};
+  std::vector<std::string> wanted;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
     if (a == "--quick") {
       quick = true;
-    } else if (a == "--out" && i + 1 < argc) {
+    } else if (a == "--list") {
+      list = true;
+    } else if (a == "--out" && has_value) {
       out = argv[++i];
-    } else if (a == "--policy" && i + 1 < argc) {
-      policies = {argv[++i]};
+    } else if (a == "--policy" && has_value) {
+      policies = split(argv[++i]);
+    } else if (a == "--scenario" && has_value) {
+      wanted = split(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: nvlsim-bench [--quick] [--policy NAME] [--out bench.json]\n");
-      return 2;
+      return usage();
     }
   }
-  std::vector<Scenario> scenarios;
-  if (quick) {
-    scenarios = {{"x8-2k", 8, 2000}, {"x64-4k", 64, 4000}};
-  } else {
-    scenarios = {{"x8-10k", 8, 10000},
-                 {"x64-10k", 64, 10000},
-                 {"x64-100k", 64, 100000},
-                 {"x64-300k", 64, 300000},
-                 {"x256-100k", 256, 100000}};
+  std::vector<Scenario> known = full_matrix();
+  for (Scenario& s : quick_set()) known.push_back(std::move(s));
+  if (list) {
+    for (const Scenario& s : known)
+      std::printf("%-11s %3d racks %7d jobs\n", s.name.c_str(), s.racks, s.jobs);
+    return 0;
   }
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  std::printf("%-12s %-10s %8s %9s %11s %12s\n", "scenario", "policy", "jobs", "wall_s", "jobs_per_s",
-              "peak_rss_mb");
-  for (const auto& sc : scenarios) {
-    // Each scenario in its own process: a SimGrid engine loads one platform per process.
-    std::fflush(stdout);
-    const pid_t pid = fork();
-    if (pid == 0) try {
-        const auto file =
-            std::filesystem::temp_directory_path() / fmt::format("nvlsim-bench-{}.xml", getpid());
-        std::ofstream(file) << nvlsim::platform_xml(nvlsim::nvl72_platform(sc.racks));
-        auto engine = nvlsim::make_engine();
-        const auto platform = nvlsim::load_platform(*engine, file);
-        std::filesystem::remove(file);
-        const auto jobs =
-            nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), 0.9, 42});
-        nlohmann::ordered_json lines = nlohmann::ordered_json::array();
-        for (const auto& name : policies) {
-          std::vector<std::unique_ptr<nvlsim::PlacementPolicy>> one;
-          one.push_back(nvlsim::make_policy(name, nvlsim::PolicyContext{platform.spec.shape}));
-          const auto t0 = std::chrono::steady_clock::now();
-          const auto res = nvlsim::run_policies(one, platform, jobs, nvlsim::SimulationConfig{},
-                                                nvlsim::ProcessOptions{1, false});
-          const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          const double rss_mb = children_peak_rss_kb() / 1024.0;
-          std::printf("%-12s %-10s %8d %9.2f %11.0f %12.1f\n", sc.name.c_str(), name.c_str(), sc.jobs, wall,
-                      sc.jobs / wall, rss_mb);
-          std::fflush(stdout);
-          lines.push_back({{"scenario", sc.name},
-                           {"policy", name},
-                           {"jobs", sc.jobs},
-                           {"wall_s", wall},
-                           {"jobs_per_s", sc.jobs / wall},
-                           {"peak_rss_mb", rss_mb}});
-        }
-        std::ofstream(out + "." + sc.name) << lines.dump();
-        _exit(0);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "nvlsim-bench: %s: %s\n", sc.name.c_str(), e.what());
-        _exit(1);
+  std::vector<Scenario> scenarios = quick ? quick_set() : full_matrix();
+  if (!wanted.empty()) {
+    scenarios.clear();
+    for (const std::string& name : wanted) {
+      const auto it =
+          std::find_if(known.begin(), known.end(), [&](const Scenario& s) { return s.name == name; });
+      if (it == known.end()) {
+        std::fprintf(stderr, "nvlsim-bench: no scenario '%s' (see --list)\n", name.c_str());
+        return 2;
       }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      std::fprintf(stderr, "nvlsim-bench: scenario %s failed (status %d)\n", sc.name.c_str(), status);
-    std::ifstream part(out + "." + sc.name);
-    if (part) {
-      for (auto& line : nlohmann::ordered_json::parse(part)) results.push_back(line);
-      std::filesystem::remove(out + "." + sc.name);
+      scenarios.push_back(*it);
     }
   }
-  std::ofstream(out) << results.dump(2) << '\n';
-  return 0;
+
+  const auto load_before = load_average();
+  std::printf("load average %.2f %.2f %.2f on %ld cores\n", load_before[0], load_before[1], load_before[2],
+              sysconf(_SC_NPROCESSORS_ONLN));
+  std::printf("%-11s %-10s %7s %8s %8s %8s %10s %10s %10s %8s\n", "scenario", "policy", "jobs", "wall_s",
+              "replay_s", "cpu_s", "jobs_per_s", "replay_mb", "parent_mb", "samples");
+  Json platforms = Json::array();
+  Json runs = Json::array();
+  std::set<int> rack_counts;
+  for (const Scenario& s : scenarios) rack_counts.insert(s.racks);
+  bool failed = false;
+  for (int racks : rack_counts) {
+    std::vector<Scenario> mine;
+    for (const Scenario& s : scenarios)
+      if (s.racks == racks) mine.push_back(s);
+    const auto part = in_child([&] { return run_racks(racks, mine, policies).dump(); });
+    if (!part) {
+      std::fprintf(stderr, "nvlsim-bench: the runs on %d racks failed\n", racks);
+      failed = true;
+      continue;
+    }
+    Json p = Json::parse(*part);
+    for (auto& row : p["runs"]) runs.push_back(std::move(row));
+    p.erase("runs");
+    platforms.push_back(std::move(p));
+  }
+  Json result{{"load", kLoad},
+              {"seed", kSeed},
+              {"cores", static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))},
+              {"load_average_before", load_before},
+              {"load_average_after", load_average()},
+              {"platforms", std::move(platforms)},
+              {"runs", std::move(runs)}};
+  std::ofstream(out) << result.dump(2) << '\n';
+  return failed ? 1 : 0;
 }
