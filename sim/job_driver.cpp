@@ -207,7 +207,15 @@ class Driver {
     const auto decisions = easy_backfill(now, state_, queue_, running_, policy_, bf, &report);
     placement_blocked_ = report.placement_blocked;
     for (const auto& d : decisions) start(d.job, d.allocation, now);
-    std::erase_if(queue_, [this](const QueuedJob& q) { return attempts_[q.job].running; });
+    if (!decisions.empty()) {
+      // The pass started jobs only in the prefix it examined (the in-order starts, the head and at most
+      // max_job_test past it); rescanning the whole queue at every pass made long queues quadratic.
+      const auto examined = queue_.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                 queue_.size(), decisions.size() + 1 + bf.max_job_test));
+      queue_.erase(std::remove_if(queue_.begin(), examined,
+                                  [this](const QueuedJob& q) { return attempts_[q.job].running; }),
+                   examined);
+    }
     if (!backfill && !queue_.empty() && !backfill_pending_) {
       push(next_backfill_, 0, EventKind::backfill);
       backfill_pending_ = true;
