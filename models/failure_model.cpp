@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <queue>
 #include <random>
 #include <string>
 
 #include "models/input_error.hpp"
+#include "models/json_file.hpp"
 
 namespace nvlsim {
 
@@ -132,14 +132,7 @@ FailureModel llama3_failure_model() {
 
 FailureModel read_failure_model(const std::filesystem::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open", file));
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-  }
+  const json doc = read_json_file(path);
   if (!doc.is_object()) fail(file, "top level", "expected an object");
   FailureModel model = make_llama3();
   if (const auto base = doc.find("base"); base != doc.end()) {

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
+#include "models/json_file.hpp"
 
 namespace nvlsim {
 
@@ -119,14 +119,7 @@ ClassTable builtin_class_table() {
 
 ClassTable load_class_table(const std::filesystem::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open", file));
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-  }
+  const json doc = read_json_file(path);
   if (!doc.is_object()) fail(file, "top level", "expected an object with \"classes\", \"default\", \"map\"");
   for (const auto& [key, value] : doc.items())
     if (key != "classes" && key != "default" && key != "map")

@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
+#include "models/json_file.hpp"
 #include "workloads/conversion_builder.hpp"
 #include "workloads/csv_rows.hpp"
 #include "workloads/trace_conversion.hpp"
@@ -71,14 +71,7 @@ std::int64_t attempt_gpus(const json& attempt, const JobReader& reader, const st
 
 Conversion convert_philly(const std::filesystem::path& input) {
   const std::string file = input.string();
-  std::ifstream in(input);
-  if (!in) throw InputError(fmt::format("{}: cannot open", file));
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-  }
+  const json doc = read_json_file(input);
   if (!doc.is_array()) throw InputError(fmt::format("{}: expected a JSON list of jobs", file));
   Conversion out;
   NameNumbers users;
