@@ -1,8 +1,6 @@
 #include "sim/job_driver.hpp"
 
-#include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 #include <fmt/format.h>
@@ -16,7 +14,9 @@
 
 #include "models/collective.hpp"
 #include "sim/flow_endpoints.hpp"
+#include "sim/flow_set.hpp"
 #include "sim/hardware_health.hpp"
+#include "sim/job_queue.hpp"
 #include "sim/state_sampler.hpp"
 
 namespace nvlsim {
@@ -62,15 +62,6 @@ struct JobProgress {
 
 enum class EventKind { compute_done, time_limit, backfill, work_start, failure, repair };
 
-// Bookkeeping of one SimGrid transfer, parallel to the list of comms waited on.
-struct FlowRecord {
-  std::size_t job = 0;
-  Plane plane = Plane::nvlink;
-  int multiplicity = 1;       // GPUs or NICs the flow stands for
-  double size = 0;            // bytes
-  double last_remaining = 0;  // bytes, at the last state record
-};
-
 struct Event {
   double time;
   std::uint64_t seq;      // ties resolve in scheduling order, so runs are reproducible
@@ -108,6 +99,7 @@ class Driver {
     pull_failure();
     record_state();
     while (finished_ < admitted_.size()) {
+      for (const Flow& f : flows_.take_finished()) flow_done(f.job);
       const double now = s4u::Engine::get_clock();
       while (next_submit_ < admitted_.size() &&
              jobs_[admitted_[next_submit_]].submit_time <= now + kTimeSlack)
@@ -156,14 +148,12 @@ class Driver {
     const double now = s4u::Engine::get_clock();
     const double next = next_time();
     if (next <= now + kTimeSlack) return;
-    if (comms_.empty()) {
-      if (next == kInfinity) throw std::logic_error("nvlsim: jobs wait but nothing runs or arrives");
-      s4u::this_actor::sleep_until(next);
+    if (!flows_.empty()) {
+      flows_.wait_until(next);
       return;
     }
-    const double timeout = next == kInfinity ? -1.0 : next - now;
-    const ssize_t done = s4u::Activity::wait_any_for(comms_, timeout);
-    if (done >= 0) flow_done(static_cast<std::size_t>(done));
+    if (next == kInfinity) throw std::logic_error("nvlsim: jobs wait but nothing runs or arrives");
+    s4u::this_actor::sleep_until(next);
   }
 
   void push(double time, std::size_t index, EventKind kind, std::uint32_t attempt = 0) {
@@ -173,19 +163,12 @@ class Driver {
     push(time, job, kind, progress_of_[job].attempt);
   }
 
-  // Bytes the planes carried since the last record: finished flows were counted as they ended.
   void record_state() {
-    for (std::size_t i = 0; i < comms_.size(); ++i) {
-      FlowRecord& f = flows_[i];
-      const double remaining = comms_[i]->get_remaining();
-      carried_[static_cast<int>(f.plane)] += (f.last_remaining - remaining) * f.multiplicity;
-      f.last_remaining = remaining;
-    }
+    const auto carried = flows_.take_carried();
     const auto& down_trays = health_.down_trays();
     const int failure_stranded = down_trays.empty() ? 0 : policy_.failure_stranded_gpus(state_, down_trays);
-    sampler_.record(s4u::Engine::get_clock(), state_, queue_, busy_gpus_, placement_blocked_,
-                    failure_stranded, carried_[0], carried_[1]);
-    carried_ = {0, 0};
+    sampler_.record(s4u::Engine::get_clock(), state_, static_cast<int>(queue_.size()), queue_.gpus(),
+                    busy_gpus_, placement_blocked_, failure_stranded, carried[0], carried[1]);
   }
 
   void submit(std::size_t job) {
@@ -204,17 +187,14 @@ class Driver {
     BackfillConfig bf;
     bf.backfill = backfill;
     BackfillReport report;
-    const auto decisions = easy_backfill(now, state_, queue_, running_, policy_, bf, &report);
+    const auto decisions = easy_backfill(now, state_, queue_.jobs(), running_, policy_, bf, &report);
     placement_blocked_ = report.placement_blocked;
     for (const auto& d : decisions) start(d.job, d.allocation, now);
     if (!decisions.empty()) {
       // The pass started jobs only in the prefix it examined (the in-order starts, the head and at most
       // max_job_test past it); rescanning the whole queue at every pass made long queues quadratic.
-      const auto examined = queue_.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                 queue_.size(), decisions.size() + 1 + bf.max_job_test));
-      queue_.erase(std::remove_if(queue_.begin(), examined,
-                                  [this](const QueuedJob& q) { return attempts_[q.job].running; }),
-                   examined);
+      queue_.erase_started(decisions.size() + 1 + bf.max_job_test,
+                           [this](std::size_t job) { return attempts_[job].running; });
     }
     if (!backfill && !queue_.empty() && !backfill_pending_) {
       push(next_backfill_, 0, EventKind::backfill);
@@ -420,10 +400,7 @@ class Driver {
     }
     release(job);
     ++out.restarts;
-    const auto at =
-        std::upper_bound(queue_.begin(), queue_.end(), order_[job],
-                         [this](std::size_t order, const QueuedJob& q) { return order < order_[q.job]; });
-    queue_.insert(at, {job, jobs_[job].gpus, jobs_[job].time_limit});
+    queue_.insert({job, jobs_[job].gpus, jobs_[job].time_limit}, order_);
   }
 
   void begin_step(std::size_t job) {
@@ -454,23 +431,11 @@ class Driver {
     const auto size = static_cast<std::uint64_t>(std::llround(f.bytes));
     if (size == 0) return;
     const auto [from, to] = flow_endpoints(platform_, a.domain_gpus, f);
-    comms_.push_back(s4u::Comm::sendto_async(from, to, size));
-    const double bytes = static_cast<double>(size);
-    flows_.push_back({job, f.plane, f.multiplicity, bytes, bytes});
-    ++attempts_[job].flows_left;
+    flows_.launch(from, to, size, {job, f.plane, f.multiplicity, static_cast<double>(size)});
+    ++a.flows_left;
   }
 
-  void remove_comm(std::size_t i) {
-    comms_[i] = std::move(comms_.back());
-    comms_.pop_back();
-    flows_[i] = flows_.back();
-    flows_.pop_back();
-  }
-
-  void flow_done(std::size_t i) {
-    const std::size_t job = flows_[i].job;
-    carried_[static_cast<int>(flows_[i].plane)] += flows_[i].last_remaining * flows_[i].multiplicity;
-    remove_comm(i);
+  void flow_done(std::size_t job) {
     Attempt& a = attempts_[job];
     if (--a.flows_left > 0) return;
     a.round_comm_time += s4u::Engine::get_clock() - a.step_started;
@@ -483,23 +448,12 @@ class Driver {
   // Returns that part as a share of the round's communication (0 when not communicating).
   double cancel_flows(std::size_t job) {
     Attempt& a = attempts_[job];
-    double sent = 0;
-    double flows = 0;
-    for (std::size_t i = comms_.size(); i-- > 0;) {
-      if (flows_[i].job != job) continue;
-      const double remaining = comms_[i]->get_remaining();
-      sent += 1.0 - remaining / flows_[i].size;
-      carried_[static_cast<int>(flows_[i].plane)] +=
-          (flows_[i].last_remaining - remaining) * flows_[i].multiplicity;
-      flows += 1;
-      comms_[i]->cancel();
-      remove_comm(i);
-    }
+    const CancelledFlows cancelled = flows_.cancel(job);
     a.flows_left = 0;
     if (!a.communicating || a.round_comm_uncontended <= 0) return 0;
     double done = 0;
     for (std::size_t k = 0; k < a.step; ++k) done += a.step_times[k];
-    if (flows > 0) done += a.step_times[a.step] * sent / flows;
+    if (cancelled.flows > 0) done += a.step_times[a.step] * cancelled.sent_share / cancelled.flows;
     const double share = done / a.round_comm_uncontended;
     JobProgress& p = progress_of_[job];
     p.comm_time += a.round_comm_time + (s4u::Engine::get_clock() - a.step_started);
@@ -552,17 +506,15 @@ class Driver {
   std::vector<FailureEvent> failures_;  // drawn so far; failure and repair events index it
   DriverOutput output_;
   int busy_gpus_ = 0;
-  std::array<double, 2> carried_{0, 0};  // bytes since the last record, by Plane
   std::vector<Attempt> attempts_;
   std::vector<JobProgress> progress_of_;
-  std::vector<QueuedJob> queue_;  // in admission order
+  JobQueue queue_;
   std::vector<RunningJob> running_;
   std::vector<std::size_t> running_index_;
   std::vector<std::size_t> gpu_owner_;  // job running on each GPU, or kNotRunning
   std::vector<std::size_t> order_;      // each job's place in admission order
   std::priority_queue<Event, std::vector<Event>, std::greater<>> agenda_;
-  std::vector<s4u::ActivityPtr> comms_;
-  std::vector<FlowRecord> flows_;  // parallel to comms_
+  FlowSet flows_;
   std::size_t next_submit_ = 0;
   std::size_t finished_ = 0;
   std::uint64_t seq_ = 0;

@@ -72,7 +72,7 @@ void StateSampler::refresh_runs(const ClusterState& state) {
   dirty_list_.clear();
 }
 
-void StateSampler::record(double now, const ClusterState& state, std::span<const QueuedJob> queue,
+void StateSampler::record(double now, const ClusterState& state, int queued_jobs, std::int64_t queued_gpus,
                           int busy_gpus, bool placement_blocked, int failure_stranded_gpus,
                           double nvlink_bytes, double ib_bytes) {
   if (!samples_.empty()) {
@@ -93,10 +93,10 @@ void StateSampler::record(double now, const ClusterState& state, std::span<const
   // Idle GPUs (free, or closed by a whole-block job) are stranded while the scheduler's last pass found
   // a waiting job that fit them by count but could not be placed (DOMAIN.md §5: the free GPUs of a rack
   // held by a 32-GPU job).
-  s.stranded_gpus = placement_blocked && !queue.empty() ? s.free_gpus + s.held_idle_gpus : 0;
+  s.stranded_gpus = placement_blocked && queued_jobs > 0 ? s.free_gpus + s.held_idle_gpus : 0;
   s.failure_stranded_gpus = failure_stranded_gpus;
-  s.queued_jobs = static_cast<int>(queue.size());
-  for (const auto& q : queue) s.queued_gpus += q.gpus;
+  s.queued_jobs = queued_jobs;
+  s.queued_gpus = queued_gpus;
   s.fgd_fragment_gpus = fgd_fragments(state);
   int run = shape_.trays_per_domain;
   while (run > 0 && domains_by_run_[run] == 0) --run;

@@ -1,13 +1,15 @@
 #pragma once
 // Records the cluster's state at every change (analysis/state_sample.hpp) during a replay.
 
+#include <cstdint>
 #include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/state_sample.hpp"
 #include "models/fabric_params.hpp"
-#include "schedulers/easy_backfill.hpp"
+#include "schedulers/allocation.hpp"
+#include "schedulers/cluster_state.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
@@ -20,11 +22,12 @@ class StateSampler {
 
   // Trays whose free GPUs changed since the last record.
   void touch(const Allocation& allocation);
-  // The state from `now` on. `placement_blocked` is what the last scheduling pass reported;
+  // The state from `now` on, with `queued_jobs` waiting for `queued_gpus` GPUs in all.
+  // `placement_blocked` is what the last scheduling pass reported;
   // `failure_stranded_gpus` are healthy GPUs the policy cannot use because of a failure. Bytes are
   // what the planes carried since the previous record; they make that record's utilization. A record
   // at the same time as the previous one replaces it.
-  void record(double now, const ClusterState& state, std::span<const QueuedJob> queue, int busy_gpus,
+  void record(double now, const ClusterState& state, int queued_jobs, std::int64_t queued_gpus, int busy_gpus,
               bool placement_blocked, int failure_stranded_gpus, double nvlink_bytes, double ib_bytes);
 
   std::vector<StateSample> take() { return std::move(samples_); }

@@ -1,0 +1,74 @@
+#pragma once
+// The SimGrid transfers in flight during a replay, and how the driver waits for them.
+
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/ConditionVariable.hpp>
+#include <simgrid/s4u/Mutex.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "models/collective.hpp"
+
+namespace nvlsim {
+
+// One transfer: a job's flow on one plane, standing for `multiplicity` GPUs or NICs sending alike.
+struct Flow {
+  std::size_t job = 0;
+  Plane plane = Plane::nvlink;
+  int multiplicity = 1;
+  double size = 0;  // bytes
+};
+
+// What cancelling a job's transfers found.
+struct CancelledFlows {
+  int flows = 0;
+  double sent_share = 0;  // sum over those flows of the share of their bytes sent
+};
+
+// SimGrid 3.32's wait_any registers the waiting actor on every activity and unregisters it from all
+// of them at each completion: O(transfers) per wake-up, which made it the largest single cost of
+// replays that spread jobs over racks. Instead, the network model's per-action state signal records
+// each finished transfer, and the driver sleeps on a condition variable that the signal wakes.
+// One FlowSet may be active per process at a time (SimGrid runs one engine per process).
+class FlowSet {
+ public:
+  FlowSet();
+  ~FlowSet();
+  FlowSet(const FlowSet&) = delete;
+  FlowSet& operator=(const FlowSet&) = delete;
+
+  bool empty() const { return slots_.empty(); }
+  void launch(simgrid::s4u::Host* from, simgrid::s4u::Host* to, std::uint64_t bytes, const Flow& flow);
+  // Sleeps until a transfer finishes or the clock reaches `until` (infinity: no time limit).
+  void wait_until(double until);
+  // The transfers that finished since the last call, in the order SimGrid finished them.
+  std::vector<Flow> take_finished();
+  // Stops the job's transfers.
+  CancelledFlows cancel(std::size_t job);
+  // Bytes each plane carried since the last call (by Plane), over all transfers that ran meanwhile.
+  std::array<double, 2> take_carried();
+
+ private:
+  struct Slot {
+    simgrid::s4u::CommPtr comm;
+    Flow flow;
+    double last_remaining = 0;  // bytes, at the last take_carried
+  };
+  void finished(const void* activity);
+  void remove(std::size_t i);
+  void credit(Slot& slot, double remaining);
+
+  std::vector<Slot> slots_;
+  std::unordered_map<const void*, std::size_t> slot_of_;  // SimGrid activity → index in slots_
+  std::vector<Flow> finished_;
+  std::vector<simgrid::s4u::CommPtr> retired_;  // finished since the last take_finished
+  std::array<double, 2> carried_{0, 0};
+  simgrid::s4u::MutexPtr mutex_;
+  simgrid::s4u::ConditionVariablePtr wake_;
+};
+
+}  // namespace nvlsim
