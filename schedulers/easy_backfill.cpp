@@ -16,10 +16,11 @@ struct Reservation {
 };
 
 // Replays running jobs ending in order of expected end (ties by job index) on a copy of the state until
-// the head fits. nullopt when it does not fit even on the emptied machine.
+// the job fits. nullopt when it does not fit even on the emptied machine. `started_ends` are the expected
+// ends of the jobs `started` in this pass.
 std::optional<Reservation> reserve(double now, ClusterState future, std::span<const RunningJob> running,
                                    std::span<const StartDecision> started,
-                                   std::span<const QueuedJob> started_jobs, const QueuedJob& head,
+                                   std::span<const double> started_ends, const QueuedJob& head,
                                    const PlacementPolicy& policy) {
   struct Ending {
     double time;
@@ -30,7 +31,7 @@ std::optional<Reservation> reserve(double now, ClusterState future, std::span<co
   endings.reserve(running.size() + started.size());
   for (const RunningJob& job : running) endings.push_back({job.expected_end, job.job, &job.allocation});
   for (std::size_t i = 0; i < started.size(); ++i) {
-    endings.push_back({now + started_jobs[i].time_limit, started[i].job, &started[i].allocation});
+    endings.push_back({started_ends[i], started[i].job, &started[i].allocation});
   }
   std::sort(endings.begin(), endings.end(), [](const Ending& a, const Ending& b) {
     return std::tie(a.time, a.job) < std::tie(b.time, b.job);
@@ -104,6 +105,7 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   const ClusterState* current = &state;
   PlacementMemo memo;
   std::vector<StartDecision> started;
+  std::vector<double> started_ends;  // parallel to started
   bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
     if (job.gpus > current->free_gpus()) {
@@ -117,6 +119,7 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
     if (!working) current = &working.emplace(state);
     working->apply(*placed);
     started.push_back({job.job, std::move(*placed)});
+    started_ends.push_back(now + job.time_limit);
     memo.clear();
     return true;
   };
@@ -129,34 +132,35 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   while (head < queue.size() && try_start(queue[head], [](const Allocation&) { return true; })) ++head;
   if (head == queue.size() || !config.backfill) return done();
 
-  // The reservation matters only to a job that can be placed now, and replaying the running jobs costs
-  // more than the rest of the pass, so it is made when the first such job asks. Until then the pass has
-  // only tested jobs that cannot start. A head that never fits (not even on the emptied machine) ends the
-  // pass as though it had stopped there: nothing may be promised past it, and what the jobs past it
-  // showed is not reported.
-  const bool blocked_at_head = blocked;
-  const auto make_reservation = [&] {
-    return reserve(now, *current, running, started, queue.first(head), queue[head], policy);
-  };
+  // The reservation goes to the first examined job that could not start and that fits once running jobs
+  // end. One that fits not even on the emptied machine (down parts keep it out) is passed over, as Slurm's
+  // backfill passes over a job no nodes can run now; while every candidate so far is such a job, nothing
+  // is promised and jobs past them start if they fit. The reservation matters only to a job that can be
+  // placed now, and replaying the running jobs costs more than the rest of the pass, so it is made when
+  // the first such job asks.
+  std::vector<std::size_t> waiting{head};  // examined jobs that did not start: the candidates
+  std::size_t candidate = 0;               // waiting[0, candidate) fit not even on the emptied machine
   std::optional<Reservation> reservation;
   std::optional<ReservedResources> reserved;
-  bool reserve_tried = false;
-  const std::size_t tested = std::min(config.max_job_test, queue.size() - head - 1);
-  for (const QueuedJob& job : queue.subspan(head + 1, tested)) {
-    try_start(job, [&](const Allocation& placed) {
-      if (!reserve_tried) {
-        reserve_tried = true;
-        reservation = make_reservation();
-        if (reservation) reserved.emplace(state.shape(), reservation->allocation);
-      }
-      return reservation && (now + job.time_limit <= reservation->start || !reserved->conflicts(placed));
+  const auto promise = [&]() -> const Reservation* {
+    while (!reservation && candidate < waiting.size()) {
+      reservation = reserve(now, *current, running, started, started_ends, queue[waiting[candidate]], policy);
+      if (reservation)
+        reserved.emplace(state.shape(), reservation->allocation);
+      else
+        ++candidate;
+    }
+    return reservation ? &*reservation : nullptr;
+  };
+  const std::size_t end = head + 1 + std::min(config.max_job_test, queue.size() - head - 1);
+  for (std::size_t i = head + 1; i < end; ++i) {
+    const QueuedJob& job = queue[i];
+    const bool began = try_start(job, [&](const Allocation& placed) {
+      const Reservation* promised = promise();
+      return promised == nullptr || now + job.time_limit <= promised->start || !reserved->conflicts(placed);
     });
-    if (reserve_tried && !reservation) break;
+    if (!began && !reservation) waiting.push_back(i);
   }
-  // Only a report the jobs past the head changed needs to know whether the head ever fits.
-  const bool head_never_fits =
-      reserve_tried ? !reservation : blocked != blocked_at_head && !make_reservation();
-  if (head_never_fits) blocked = blocked_at_head;
   return done();
 }
 

@@ -43,7 +43,9 @@ struct BackfillConfig {
 // One scheduling pass at time `now` over the queue (in priority order). Jobs start in order while they
 // fit. The first that does not fit gets a reservation: the earliest time and the resources at which it
 // fits once running jobs end at their expected ends. A later job may start now only if it fits and
-// either ends (by its time limit) before that time or uses nothing of the reserved resources.
+// either ends (by its time limit) before that time or uses nothing of the reserved resources. A job that
+// would not fit even once every running job ended (down parts keep it out) gets no reservation and is
+// passed over: the next job that cannot start is the one promised.
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,

@@ -162,24 +162,41 @@ TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_ba
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{4, ids(0, 4)}});
 }
 
-TEST_CASE("nothing is backfilled past a head that can never fit", "[easy_backfill]") {
+TEST_CASE("a head that can never fit is passed over: jobs past it start", "[easy_backfill]") {
   const ClusterState state(kFourTrays);
-  // Job 0 starts on tray 0; job 1 wants 20 of 16 GPUs, so it gets no reservation and job 2 waits.
+  // Job 0 starts on tray 0; job 1 wants 20 of 16 GPUs, so nothing is promised to it and job 2 starts.
   const std::vector<QueuedJob> queue = {{0, 4, 10}, {1, 20, 10}, {2, 1, 1}};
-  CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}});
+  CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}, {2, ids(4, 5)}});
+  // Without the backfill pass, jobs start in order only, and job 2 waits behind job 1.
+  BackfillConfig in_order;
+  in_order.backfill = false;
+  CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu, in_order)) == Started{{0, ids(0, 4)}});
 }
 
-TEST_CASE("a pass past a head that can never fit reports only what the head saw", "[easy_backfill]") {
+TEST_CASE("past a head that can never fit, the next job that cannot start gets the reservation",
+          "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // GPUs 0..7 are down: 8 GPUs left, and job 1 (12 GPUs) can never fit. Job 9 runs on GPUs 8..11 until 100.
+  for (int gpu = 0; gpu < 8; ++gpu) state.set_down(gpu, true);
+  const std::vector<RunningJob> running = {run(state, 9, 100, ids(8, 12))};
+  // Job 2 (8 GPUs) does not fit now and gets the reservation: GPUs 8..15 from 100. Job 3 (4 GPUs, 200 s)
+  // would take GPUs 12..15 past 100, so it waits; job 4 (4 GPUs, 50 s) ends by then and starts.
+  const std::vector<QueuedJob> queue = {{1, 12, 10}, {2, 8, 10}, {3, 4, 200}, {4, 4, 50}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{4, ids(12, 16)}});
+}
+
+TEST_CASE("a pass reports what the jobs past a head that can never fit showed", "[easy_backfill]") {
   ClusterState state(kFourTrays);
   // Job 9 runs on GPU 0 and holds tray 0: 12 GPUs free, 15 idle.
   RunningJob holder{9, 100, Allocation{{0}, {0}}};
   state.apply(holder.allocation);
   const std::vector<RunningJob> running = {holder};
-  // Head job 1 wants 20 of 16 GPUs. Job 2 (14 GPUs) fits the idle GPUs by count but not the free ones,
-  // which alone would mark the pass placement-blocked; job 3 could start but for the missing reservation.
+  // Head job 1 wants 20 of 16 GPUs and is passed over. Job 2 (14 GPUs) fits the idle GPUs by count but
+  // not the free ones: the pass is placement-blocked. Job 2 then gets the reservation (from 100), and job
+  // 3 ends before it.
   const std::vector<QueuedJob> queue = {{1, 20, 10}, {2, 14, 10}, {3, 1, 10}};
   nvlsim::BackfillReport report;
-  report.placement_blocked = true;
-  CHECK(easy_backfill(0, state, queue, running, HoldingPolicy{}, {}, &report).empty());
-  CHECK_FALSE(report.placement_blocked);
+  CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{}, {}, &report)) ==
+        Started{{3, ids(4, 5)}});
+  CHECK(report.placement_blocked);
 }
