@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "sim/result_codec.hpp"
@@ -27,7 +28,11 @@ struct Child {
   pid_t pid = -1;
   int fd = -1;
   std::string bytes;
+  bool sized = false;  // bytes has room for the whole announced result
 };
+
+// A result is 'R', its length as 8 bytes, then encode()'s bytes; a failure is 'E' and a message.
+constexpr std::size_t kResultHeader = 1 + sizeof(std::uint64_t);
 
 void write_all(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -38,16 +43,19 @@ void write_all(int fd, std::string_view data) {
   }
 }
 
-// The child's whole life: replay, send 'R' + result or 'E' + message, exit without running the
-// parent's atexit handlers or destructors.
+// The child's whole life: replay, send the result or the failure, exit without running the parent's
+// atexit handlers or destructors.
 [[noreturn]] void child_main(int fd, const PlacementPolicy& policy, const LoadedPlatform& platform,
                              std::span<const Job> jobs, const SimulationConfig& config,
                              SharedProgress* progress) {
   try {
     const ProgressFn report = [progress](std::size_t done, double) { progress->jobs_done.store(done); };
     const PolicyResult result = run_policy(policy, platform, jobs, config, report);
+    const std::string bytes = encode(result);
+    const std::uint64_t size = bytes.size();
     write_all(fd, "R");
-    write_all(fd, encode(result));
+    write_all(fd, std::string_view(reinterpret_cast<const char*>(&size), sizeof size));
+    write_all(fd, bytes);
     ::close(fd);
     _exit(0);
   } catch (const std::exception& e) {
@@ -128,6 +136,12 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
       const ssize_t got = ::read(c.fd, buf, sizeof buf);
       if (got > 0) {
         c.bytes.append(buf, static_cast<std::size_t>(got));
+        if (!c.sized && c.bytes.size() >= kResultHeader && c.bytes[0] == 'R') {
+          std::uint64_t size = 0;
+          std::memcpy(&size, c.bytes.data() + 1, sizeof size);
+          c.bytes.reserve(kResultHeader + size);
+          c.sized = true;
+        }
         continue;
       }
       if (got < 0 && errno == EINTR) continue;
@@ -149,7 +163,12 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
       throw std::runtime_error(
           fmt::format("nvlsim: the process replaying policy {} died without a result", policies[i]->name()));
     if (b[0] == 'E') throw std::runtime_error(fmt::format("policy {}: {}", policies[i]->name(), b.substr(1)));
-    results.push_back(decode(std::string_view(b).substr(1)));
+    std::uint64_t size = 0;
+    if (b.size() >= kResultHeader) std::memcpy(&size, b.data() + 1, sizeof size);
+    if (b.size() < kResultHeader || b.size() - kResultHeader != size)
+      throw std::runtime_error(fmt::format("nvlsim: the process replaying policy {} sent a truncated result",
+                                           policies[i]->name()));
+    results.push_back(decode(std::string_view(b).substr(kResultHeader)));
   }
   return results;
 }

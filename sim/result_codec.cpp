@@ -11,6 +11,7 @@ namespace {
 
 class Writer {
  public:
+  explicit Writer(std::size_t capacity) { out_.reserve(capacity); }
   template <class T>
   void put(T value) requires std::is_arithmetic_v<T> {
     out_.append(reinterpret_cast<const char*>(&value), sizeof value);
@@ -47,10 +48,20 @@ class Reader {
   std::string_view in_;
 };
 
+// What encode() writes, give or take: a long replay's result runs to a hundred megabytes, and growing the
+// string by doubling copied it over and again.
+std::size_t encoded_size_hint(const PolicyResult& result) {
+  constexpr std::size_t kSample = 8 + 7 * 4 + 8 + 3 * 8 + 2 * 4;
+  std::size_t size = 64 + result.policy.size() + result.samples.size() * kSample;
+  for (const auto& o : result.outcomes) size += 69 + o.gpus.size() * 4 + o.reason.size();
+  for (const auto& k : result.killed) size += 64 + k.gpus.size() * 4 + k.reason.size();
+  return size;
+}
+
 }  // namespace
 
 std::string encode(const PolicyResult& result) {
-  Writer w;
+  Writer w(encoded_size_hint(result));
   w.put(result.policy);
   w.put(result.wall_seconds);
   w.put<std::uint64_t>(result.outcomes.size());
