@@ -1,6 +1,8 @@
-// nvlsim-bench: fixed scenarios (the generated job mix at load 0.9, fixed seed, on nvl72x8/x64/x256),
-// each replayed by each policy as `nvlsim` replays it (run_policies: a child process per policy, the
-// result sent back and decoded). One line per scenario and policy; all of them in bench.json.
+// nvlsim-bench: fixed scenarios (the generated job mix at load 0.9, fixed seed, on nvl72x8/x64/x256, without
+// failures and with Llama 3's failure rates), each replayed by each policy as `nvlsim` replays it
+// (run_policies: a child process per policy, the result sent back and decoded). One line per scenario and
+// policy, then a line `all` for the policies replayed together as `nvlsim --policy a,b,c` does by default
+// (two at once); all of them in bench.json.
 //
 //   nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--out bench.json] [--list]
 //
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "models/failure_model.hpp"
 #include "platforms/platform_writer.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "sim/engine_setup.hpp"
@@ -45,20 +48,23 @@ struct Scenario {
   std::string name;
   int racks;
   int jobs;
+  bool failures = false;  // Llama 3's rates (--failures llama3), seeded like the trace
 };
 
-// The matrix: 10k, 100k and 300k jobs on 8, 64 and 256 racks.
+// The matrix: 10k, 100k and 300k jobs on 8, 64 and 256 racks, without failures and with them.
 std::vector<Scenario> full_matrix() {
   std::vector<Scenario> out;
-  for (int racks : {8, 64, 256})
-    for (int jobs : {10000, 100000, 300000})
-      out.push_back({fmt::format("x{}-{}k", racks, jobs / 1000), racks, jobs});
+  for (bool failures : {false, true})
+    for (int racks : {8, 64, 256})
+      for (int jobs : {10000, 100000, 300000})
+        out.push_back(
+            {fmt::format("x{}-{}k{}", racks, jobs / 1000, failures ? "-fail" : ""), racks, jobs, failures});
   return out;
 }
 
 // A check in seconds that the bench and the policies still run.
 std::vector<Scenario> quick_set() {
-  return {{"x8-2k", 8, 2000}, {"x64-4k", 64, 4000}};
+  return {{"x8-2k", 8, 2000}, {"x64-4k", 64, 4000}, {"x64-4k-fail", 64, 4000, true}};
 }
 
 double seconds_since(Clock::time_point t0) {
@@ -136,14 +142,18 @@ std::optional<std::string> in_child(const Body& body) {
   return bytes;
 }
 
-// One policy on one trace, measured in a fresh process that calls run_policies as `nvlsim` does; its
-// child replays. wall_s covers the whole call (fork, replay, encoding and decoding the result).
-Json run_one(const std::string& policy_name, const nvlsim::LoadedPlatform& platform,
-             const std::vector<nvlsim::Job>& jobs, const nvlsim::SimulationConfig& config) {
-  std::vector<std::unique_ptr<nvlsim::PlacementPolicy>> one;
-  one.push_back(nvlsim::make_policy(policy_name, nvlsim::PolicyContext{platform.spec.shape}));
+// Policies on one trace, measured in a fresh process that calls run_policies as `nvlsim` does; its
+// children replay, `parallel` at once. wall_s covers the whole call (fork, replay, encoding and decoding
+// the results); the replay figures are the first policy's when there is one, else the largest.
+Json run_set(const std::vector<std::string>& policy_names, int parallel,
+             const nvlsim::LoadedPlatform& platform, const std::vector<nvlsim::Job>& jobs,
+             const nvlsim::SimulationConfig& config) {
+  std::vector<std::unique_ptr<nvlsim::PlacementPolicy>> set;
+  for (const std::string& name : policy_names)
+    set.push_back(nvlsim::make_policy(name, nvlsim::PolicyContext{platform.spec.shape}));
   const auto t0 = Clock::now();
-  const auto results = nvlsim::run_policies(one, platform, jobs, config, nvlsim::ProcessOptions{1, false});
+  const auto results =
+      nvlsim::run_policies(set, platform, jobs, config, nvlsim::ProcessOptions{parallel, false});
   const double wall = seconds_since(t0);
   rusage child{};
   rusage self{};
@@ -152,16 +162,20 @@ Json run_one(const std::string& policy_name, const nvlsim::LoadedPlatform& platf
   std::size_t rejected = 0;
   for (const auto& outcome : results.front().outcomes)
     rejected += outcome.state == nvlsim::FinalState::rejected;
+  double replay = 0;
+  for (const auto& r : results) replay = std::max(replay, r.wall_seconds);
   const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
   return Json{{"wall_s", wall},
-              {"replay_s", results.front().wall_seconds},
+              {"replay_s", replay},
               // CPU time of the replaying child: steadier than wall time on a machine shared with other work.
               {"replay_cpu_s", seconds(child.ru_utime) + seconds(child.ru_stime)},
-              {"jobs_per_s", static_cast<double>(jobs.size()) / wall},
+              // per policy: the jobs of every policy's replay over the wall time of all of them
+              {"jobs_per_s", static_cast<double>(jobs.size() * results.size()) / wall},
               {"replay_rss_mb", mb(child.ru_maxrss)},
               {"parent_rss_mb", mb(self.ru_maxrss)},
               {"samples", results.front().samples.size()},
-              {"rejected", rejected}};
+              {"rejected", rejected},
+              {"killed", results.front().killed.size()}};
 }
 
 // Everything on one rack count, in one process: SimGrid loads one platform per process, and the
@@ -182,18 +196,31 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
               platform.spec.shape.gpus(), out["write_platform_s"].get<double>(),
               out["load_platform_s"].get<double>());
 
-  nvlsim::SimulationConfig config;
-  config.classes = nvlsim::builtin_class_table().classes;  // as `nvlsim` replays the built-in mix
   Json runs = Json::array();
   for (const Scenario& sc : scenarios) {
+    nvlsim::SimulationConfig config;
+    config.classes = nvlsim::builtin_class_table().classes;  // as `nvlsim` replays the built-in mix
+    if (sc.failures) {
+      config.failures.mode = nvlsim::FailureMode::model;
+      config.failures.model = nvlsim::llama3_failure_model();
+      config.failures.seed = kSeed;
+      config.failures.source = "llama3";
+    }
     t0 = Clock::now();
     const auto jobs =
         nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), kLoad, kSeed});
     const double generate = seconds_since(t0);
-    for (const std::string& policy : policies) {
-      Json row{{"scenario", sc.name}, {"racks", racks},   {"gpus", platform.spec.shape.gpus()},
-               {"jobs", sc.jobs},     {"policy", policy}, {"generate_s", generate}};
-      const auto measured = in_child([&] { return run_one(policy, platform, jobs, config).dump(); });
+    // Each policy alone, then all of them together as `nvlsim` runs them by default.
+    std::vector<std::vector<std::string>> sets;
+    for (const std::string& policy : policies) sets.push_back({policy});
+    if (policies.size() > 1) sets.push_back(policies);
+    for (const auto& set : sets) {
+      const std::string policy = set.size() == 1 ? set.front() : "all";
+      const int parallel = set.size() == 1 ? 1 : nvlsim::ProcessOptions{}.max_parallel;
+      Json row{{"scenario", sc.name},  {"racks", racks},        {"gpus", platform.spec.shape.gpus()},
+               {"jobs", sc.jobs},      {"policy", policy},      {"policies", set},
+               {"parallel", parallel}, {"generate_s", generate}};
+      const auto measured = in_child([&] { return run_set(set, parallel, platform, jobs, config).dump(); });
       if (!measured) {
         std::fprintf(stderr, "nvlsim-bench: %s %s failed\n", sc.name.c_str(), policy.c_str());
         continue;
