@@ -9,6 +9,17 @@
 #include "models/input_error.hpp"
 
 namespace nvlsim {
+
+int aligned_block_trays(const BlockLayout& layout) {
+  const int n = layout.blocks.empty() ? 0 : static_cast<int>(layout.blocks.front().size());
+  for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
+    const std::vector<int>& trays = layout.blocks[b];
+    if (static_cast<int>(trays.size()) != n) return 0;
+    for (int i = 0; i < n; ++i)
+      if (trays[i] != static_cast<int>(b) * n + i) return 0;
+  }
+  return n;
+}
 namespace {
 
 // Slurm's default when BlockSizes is unset: base x 2^k while 2^k base blocks exist.

@@ -16,6 +16,10 @@ struct BlockLayout {
   std::vector<int> level_sizes;          // nodes per block at level k = level_sizes[0] * 2^k
 };
 
+// n when base block b is exactly trays [b*n, (b+1)*n) for every b (the default layout, n = trays per
+// domain), else 0: then a block's counts are the state's per-domain counts.
+int aligned_block_trays(const BlockLayout& layout);
+
 // One base block per NVLink domain (18 trays on NVL72) with levels base x 2^k up to the domain count,
 // or the topology's blocks and BlockSizes when the context has a topology. Throws InputError when a
 // topology tray is outside the machine or in two blocks.

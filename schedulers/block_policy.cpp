@@ -16,7 +16,21 @@ BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nod
     : name_(std::move(name)),
       layout_(std::move(layout)),
       min_block_nodes_(min_block_nodes),
+      domain_blocks_(aligned_block_trays(layout_)),
       failed_blocks_(layout_) {}
+
+bool BlockPolicy::whole_domains(const ClusterShape& shape) const {
+  return min_block_nodes_ == 0 && domain_blocks_ == shape.trays_per_domain;
+}
+
+bool BlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  const ClusterShape& shape = state.shape();
+  if (state.free_gpus() < request.gpus) return false;
+  if (!whole_domains(shape)) return true;
+  // A usable block has every tray idle: its domain has all its GPUs free.
+  const int free_domains = state.domains_with_free(shape.gpus_per_domain());
+  return static_cast<long>(free_domains) * shape.trays_per_domain >= nodes_for(shape, request.gpus);
+}
 
 int BlockPolicy::offered_trays(int idle, int block_trays) const {
   const int needed = min_block_nodes_ > 0 ? min_block_nodes_ : block_trays;
@@ -28,7 +42,13 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   const int blocks = static_cast<int>(layout_.blocks.size());
   // Idle trays of each usable base block; 0 for a block another job runs in or that has too few.
   std::vector<int> offered(blocks, 0);
-  for (int b = 0; b < blocks; ++b) {
+  if (whole_domains(state.shape())) {
+    // Every tray idle is every GPU of the domain free: the state counts that per domain.
+    const int trays_per_domain = state.shape().trays_per_domain;
+    for (int b = 0; b < blocks; ++b)
+      if (state.free_gpus_in_domain(b) == state.shape().gpus_per_domain()) offered[b] = trays_per_domain;
+  }
+  for (int b = 0; b < blocks && !whole_domains(state.shape()); ++b) {
     const std::vector<int>& trays = layout_.blocks[b];
     int idle = 0;
     bool busy = false;

@@ -26,6 +26,9 @@ class BlockPolicy final : public PlacementPolicy {
   // trays in index order inside each block; the GPUs are those trays' lowest ids; held_trays are all
   // trays of the blocks used. O(trays + blocks log blocks) per call.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+  // With every tray of a block needed and one base block per domain, only entirely free domains are
+  // usable: O(1) from the state's histogram of domains by free GPUs.
+  bool may_fit(const ClusterState& state, const JobRequest& request) const override;
   // In a block no job uses: every idle tray when the down ones leave too few for a block job but
   // repairing them would not; plus the free GPUs on trays with a down GPU, which no job can take whole.
   int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const override;
@@ -33,10 +36,13 @@ class BlockPolicy final : public PlacementPolicy {
  private:
   // Trays a block with `idle` idle trays offers: all of them, or none when too few.
   int offered_trays(int idle, int block_trays) const;
+  // Base blocks are the domains and need every tray idle: a block is usable when its domain is all free.
+  bool whole_domains(const ClusterShape& shape) const;
 
   std::string name_;
   BlockLayout layout_;
   int min_block_nodes_;
+  int domain_blocks_;  // aligned_block_trays(layout_)
   FailedBlocks failed_blocks_;
 };
 

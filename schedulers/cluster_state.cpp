@@ -14,6 +14,7 @@ ClusterState::ClusterState(ClusterShape shape)
       unavailable_in_tray_(shape.trays(), 0),
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
+      idle_in_domain_(shape.domains, shape.trays_per_domain),
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
@@ -129,8 +130,10 @@ void ClusterState::recount_tray(int tray) {
   const int delta = free - free_in_tray_[tray];
   if (delta == 0) return;
   move_tray_bucket(tray, free_in_tray_[tray], free);
+  const int domain = shape_.domain_of_tray(tray);
+  idle_in_domain_[domain] += (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
   free_in_tray_[tray] = free;
-  int& domain_free = free_in_domain_[shape_.domain_of_tray(tray)];
+  int& domain_free = free_in_domain_[domain];
   --domains_by_free_[domain_free];
   domain_free += delta;
   ++domains_by_free_[domain_free];

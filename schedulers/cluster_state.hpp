@@ -35,6 +35,8 @@ class ClusterState {
   // A held tray counts 0 free, so only a tray with every GPU free reaches gpus_per_tray.
   bool tray_idle(int tray) const { return free_in_tray_[tray] == shape_.gpus_per_tray; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
+  // Trays of the domain with every GPU free.
+  int idle_trays_in_domain(int domain) const { return idle_in_domain_[domain]; }
   // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
   // placement asks this at every scheduling pass, and scanning every tray dominated large machines.
   int first_tray_with_free(int free) const;
@@ -67,7 +69,8 @@ class ClusterState {
   std::vector<int> unavailable_in_tray_;  // per tray: GPUs busy or down, so a recount needs no GPU loop
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
-  std::size_t words_;  // 64-bit words per tray bitset
+  std::vector<int> idle_in_domain_;  // per domain: trays with every GPU free
+  std::size_t words_;                // 64-bit words per tray bitset
   // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;

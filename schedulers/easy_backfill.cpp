@@ -38,7 +38,7 @@ std::optional<Reservation> reserve(double now, ClusterState future, std::span<co
   });
   for (const Ending& ending : endings) {
     future.release(*ending.allocation);
-    if (future.free_gpus() < head.gpus) continue;  // no policy places more GPUs than are free
+    if (!policy.may_fit(future, {head.gpus})) continue;
     if (auto placed = policy.place(future, {head.gpus})) {
       // A job overrunning its limit is still expected to end; not before now, though.
       return Reservation{std::max(now, ending.time), std::move(*placed)};
@@ -86,7 +86,10 @@ class PlacementMemo {
   std::optional<Allocation>& place(const PlacementPolicy& policy, const ClusterState& state, int gpus) {
     for (auto& [size, placed] : entries_)
       if (size == gpus) return placed;
-    return entries_.emplace_back(gpus, policy.place(state, {gpus})).second;
+    const JobRequest request{gpus};
+    return entries_
+        .emplace_back(gpus, policy.may_fit(state, request) ? policy.place(state, request) : std::nullopt)
+        .second;
   }
   void clear() { entries_.clear(); }
 

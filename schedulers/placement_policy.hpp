@@ -22,6 +22,11 @@ class PlacementPolicy {
   virtual const std::string& name() const = 0;
   // Resources for the request on the current state, or nullopt when it cannot start now.
   virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
+  // A cheap necessary condition for place() to succeed: false only when place() would return nullopt.
+  // Schedulers ask it first, since they try the same sizes on many states.
+  virtual bool may_fit(const ClusterState& state, const JobRequest& request) const {
+    return state.free_gpus() >= request.gpus;
+  }
   // Healthy idle GPUs this policy cannot offer because of the down GPUs on `down_trays` (ascending, each
   // tray once): for a policy that shares trays and ignores blocks, none.
   virtual int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {

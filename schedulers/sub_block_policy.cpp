@@ -31,7 +31,39 @@ int segment_nodes(const SegmentOptions& options, int gpus, int nodes, int base_b
 }
 
 SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options)
-    : name_(std::move(name)), layout_(std::move(layout)), options_(options), failed_blocks_(layout_) {}
+    : name_(std::move(name)),
+      layout_(std::move(layout)),
+      options_(options),
+      domain_blocks_(aligned_block_trays(layout_)),
+      failed_blocks_(layout_) {}
+
+std::vector<int> SubBlockPolicy::idle_trays(const ClusterState& state) const {
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  std::vector<int> idle(blocks, 0);
+  const bool domains = domain_blocks_ == state.shape().trays_per_domain;
+  for (int b = 0; b < blocks; ++b) {
+    if (domains) {
+      idle[b] = state.idle_trays_in_domain(b);
+      continue;
+    }
+    for (int tray : layout_.blocks[b]) idle[b] += state.tray_idle(tray);
+  }
+  return idle;
+}
+
+bool SubBlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  const ClusterShape& shape = state.shape();
+  if (state.free_gpus() < request.gpus) return false;
+  if (request.gpus < shape.gpus_per_tray || domain_blocks_ != shape.trays_per_domain) return true;
+  const int nodes = nodes_for(shape, request.gpus);
+  const int segment = segment_size(request.gpus, nodes);
+  // A segment of at most a base block lies inside one block, so a block holds floor(idle / s) of them.
+  const int whole = segment <= layout_.level_sizes.front() ? segment : 1;
+  int room = 0;
+  for (int d = 0; d < shape.domains && room < nodes; ++d)
+    room += state.idle_trays_in_domain(d) / whole * whole;
+  return room >= nodes;
+}
 
 int SubBlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
   const int s = std::max(1, options_.segment);
@@ -100,10 +132,7 @@ std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const
   const int nodes = nodes_for(shape, request.gpus);
   const int segment = segment_size(request.gpus, nodes);
   const int blocks = static_cast<int>(layout_.blocks.size());
-  std::vector<int> idle(blocks, 0);
-  for (int b = 0; b < blocks; ++b) {
-    for (int tray : layout_.blocks[b]) idle[b] += state.tray_idle(tray);
-  }
+  const std::vector<int> idle = idle_trays(state);
   std::vector<int> taken;
   if (!options_.consolidate) {
     taken = place_segments(idle, nodes, segment);

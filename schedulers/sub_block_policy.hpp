@@ -52,6 +52,8 @@ class SubBlockPolicy final : public PlacementPolicy {
   // ceil(gpus / 4) idle trays in segments placed one after another, each by choose_blocks; the highest
   // tray gives only the GPUs left over and its other GPUs stay free. O(trays + segments x blocks).
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+  // With one base block per domain: enough whole segments in the domains' idle trays, O(domains).
+  bool may_fit(const ClusterState& state, const JobRequest& request) const override;
   // A block with A idle trays offers floor(A / s) x s of them to segments of s nodes (s = the `segment`
   // parameter; 1 under the rule table, whose segments vary by job): the trays that repairing the down
   // ones would add to that beyond themselves, plus the free GPUs on trays with a down GPU.
@@ -59,6 +61,8 @@ class SubBlockPolicy final : public PlacementPolicy {
 
  private:
   std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
+  // Idle trays of each base block: the state's per-domain counts when blocks are domains.
+  std::vector<int> idle_trays(const ClusterState& state) const;
   // Nodes per segment for this job on this machine (segment_nodes, with the built-in table's fallback).
   int segment_size(int gpus, int nodes) const;
   // Idle trays taken per base block for all segments, or empty when some segment does not fit.
@@ -67,6 +71,7 @@ class SubBlockPolicy final : public PlacementPolicy {
   std::string name_;
   BlockLayout layout_;
   SegmentOptions options_;
+  int domain_blocks_;  // aligned_block_trays(layout_)
   FailedBlocks failed_blocks_;
 };
 

@@ -159,7 +159,14 @@ void require_indexes_match(const ClusterState& state) {
     runs.back().end_tray = tray + 1;
     runs.back().free += free;
   }
-  for (int d = 0; d < shape.domains; ++d) ++domains[state.free_gpus_in_domain(d)];
+  for (int d = 0; d < shape.domains; ++d) {
+    ++domains[state.free_gpus_in_domain(d)];
+    int idle = 0;
+    for (int t = shape.first_tray_of_domain(d); t < shape.first_tray_of_domain(d) + shape.trays_per_domain;
+         ++t)
+      idle += state.tray_idle(t);
+    REQUIRE(state.idle_trays_in_domain(d) == idle);
+  }
   for (int k = 0; k <= shape.gpus_per_tray; ++k) REQUIRE(state.first_tray_with_free(k) == first_with[k]);
   for (int f = 0; f <= shape.gpus_per_domain(); ++f) REQUIRE(state.domains_with_free(f) == domains[f]);
   REQUIRE(same_runs(state.free_tray_runs(), runs));
