@@ -6,16 +6,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 
 #include "models/collective.hpp"
+#include "sim/agenda.hpp"
 #include "sim/flow_endpoints.hpp"
 #include "sim/flow_set.hpp"
 #include "sim/hardware_health.hpp"
+#include "sim/job_attempt.hpp"
 #include "sim/job_queue.hpp"
 #include "sim/state_sampler.hpp"
 
@@ -28,48 +28,6 @@ namespace s4u = simgrid::s4u;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Events this close to the clock are due: the clock moves by sums of durations, which round.
 constexpr double kTimeSlack = 1e-9;
-
-// One attempt of a job on its allocation. It has `work` seconds of the job's trace run time to do (all
-// of it, or what its last checkpoint left), split into rounds of computation then communication.
-struct Attempt {
-  Allocation allocation;
-  double start = 0;
-  double work = 0;
-  double work_started = 0;  // after the restart overhead
-  double round_started = 0;
-  std::vector<std::vector<int>> domain_gpus;  // the job's GPUs grouped by domain, in GPU order
-  std::vector<CollectiveStep> steps;          // one round's communication
-  std::vector<double> step_times;             // each step's uncontended time
-  double round_comm_uncontended = 0;          // their sum
-  bool communicating = false;
-  double compute_per_round = 0;
-  double ideal_comm_per_round = 0;  // the same collective with all GPUs in one ideal NVLink domain
-  int round = 0;
-  std::size_t step = 0;
-  int flows_left = 0;
-  double step_started = 0;
-  double round_comm_time = 0;
-  bool running = false;
-};
-
-// What a job carries from attempt to attempt.
-struct JobProgress {
-  std::uint32_t attempt = 0;  // attempts started
-  double saved_work = 0;      // s of trace run time checkpointed
-  double comm_time = 0;       // s communicating, over completed rounds of all attempts
-  double ideal_time = 0;      // s the same would take in one ideal NVLink domain
-};
-
-enum class EventKind { compute_done, time_limit, backfill, work_start, failure, repair };
-
-struct Event {
-  double time;
-  std::uint64_t seq;      // ties resolve in scheduling order, so runs are reproducible
-  std::size_t index;      // the job, or for failures and repairs the failure
-  std::uint32_t attempt;  // job events belong to one attempt; later ones ignore them
-  EventKind kind;
-  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
-};
 
 class Driver {
  public:
@@ -104,11 +62,7 @@ class Driver {
       while (next_submit_ < admitted_.size() &&
              jobs_[admitted_[next_submit_]].submit_time <= now + kTimeSlack)
         submit(admitted_[next_submit_++]);
-      while (!agenda_.empty() && agenda_.top().time <= now + kTimeSlack) {
-        const Event e = agenda_.top();
-        agenda_.pop();
-        handle(e);
-      }
+      while (agenda_.next_time() <= now + kTimeSlack) handle(agenda_.pop());
       if (dirty_) {
         schedule();
         record_state();
@@ -138,7 +92,7 @@ class Driver {
   }
 
   double next_time() const {
-    double t = agenda_.empty() ? kInfinity : agenda_.top().time;
+    double t = agenda_.next_time();
     if (next_submit_ < admitted_.size()) t = std::min(t, jobs_[admitted_[next_submit_]].submit_time);
     return t;
   }
@@ -156,11 +110,9 @@ class Driver {
     s4u::this_actor::sleep_until(next);
   }
 
-  void push(double time, std::size_t index, EventKind kind, std::uint32_t attempt = 0) {
-    agenda_.push({time, seq_++, index, attempt, kind});
-  }
+  void push(double time, std::size_t index, EventKind kind) { agenda_.push(time, index, kind); }
   void push_job(double time, std::size_t job, EventKind kind) {
-    push(time, job, kind, progress_of_[job].attempt);
+    agenda_.push(time, job, kind, progress_of_[job].attempt);
   }
 
   void record_state() {
@@ -221,7 +173,7 @@ class Driver {
     a.work = j.run_time - p.saved_work;
     a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
     a.domain_gpus = group_by_domain(allocation.gpus, platform_.spec.shape);
-    plan_communication(j, a);
+    plan_rounds(j, platform_, config_, a);
 
     JobOutcome& out = outcomes_[job];
     out.start = now;
@@ -233,38 +185,6 @@ class Driver {
       push_job(a.work_started, job, EventKind::work_start);
     else
       begin_round(job);
-  }
-
-  // Message size per round, calibrated so that the reference placement communicates for exactly the
-  // job class's comm_fraction of the attempt's work; then the actual placement's plan for that message.
-  void plan_communication(const Job& j, Attempt& a) const {
-    const auto& fabric = platform_.spec.fabric;
-    const int rounds = config_.comm_rounds;
-    const JobClass* cls = config_.classes.empty() ? nullptr : &config_.classes.at(j.job_class);
-    const Collective collective = cls ? cls->collective : config_.collective;
-    const double fraction = cls ? (cls->communicates ? cls->comm_fraction : 0.0) : config_.comm_fraction;
-    const auto plan = [collective, &fabric](std::span<const int> counts, double message) {
-      return plan_collective(collective, counts, message, fabric.nvlink_sharp);
-    };
-    const auto reference = reference_placement(j.gpus, platform_.spec.shape.gpus_per_domain());
-    const double fixed = uncontended_time(plan(reference, 0.0), fabric);
-    const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
-    const double target = fraction * a.work / rounds;
-    if (per_byte <= 0 || target <= fixed) {
-      a.compute_per_round = a.work / rounds;
-      return;
-    }
-    const double message = (target - fixed) / per_byte;
-    a.compute_per_round = (1.0 - fraction) * a.work / rounds;
-    std::vector<int> counts;
-    for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));
-    a.steps = plan(counts, message);
-    for (const auto& step : a.steps) {
-      a.step_times.push_back(uncontended_time(std::span(&step, 1), fabric));
-      a.round_comm_uncontended += a.step_times.back();
-    }
-    const int one_domain[] = {j.gpus};
-    a.ideal_comm_per_round = uncontended_time(plan(one_domain, message), fabric);
   }
 
   void begin_round(std::size_t job) {
@@ -362,33 +282,14 @@ class Driver {
     sampler_.touch(changed);
   }
 
-  // The work an attempt has done by `now`: whole rounds, the computation of the current one as it goes,
-  // and its communication by the share done (cancel_flows).
-  double work_done(const Attempt& a, double now, double comm_share) const {
-    if (now <= a.work_started) return 0;
-    const int rounds = config_.comm_rounds;
-    const double per_round = a.work / rounds;
-    double done = a.round * per_round;
-    if (a.round < rounds) {
-      if (a.communicating)
-        done += a.compute_per_round + (per_round - a.compute_per_round) * comm_share;
-      else
-        done += std::min(now - a.round_started, a.compute_per_round);
-    }
-    return std::min(done, a.work);
-  }
-
   // A failure ends the attempt; the job loses the work since its last checkpoint and is requeued in its
   // original place, as Slurm requeues, until it has been requeued max_requeue times.
   void kill(std::size_t job, const std::string& reason) {
     const double now = s4u::Engine::get_clock();
     Attempt& a = attempts_[job];
     JobProgress& p = progress_of_[job];
-    const double done = work_done(a, now, cancel_flows(job));
-    const double interval = config_.requeue.checkpoint_interval;
-    double saved = p.saved_work;
-    if (interval > 0) saved = std::max(saved, std::floor((p.saved_work + done) / interval) * interval);
-    saved = std::min(saved, jobs_[job].run_time);
+    const double done = a.work_done(now, cancel_flows(job), config_.comm_rounds);
+    const double saved = p.checkpointed(done, config_.requeue.checkpoint_interval, jobs_[job].run_time);
     output_.killed.push_back({job, static_cast<int>(p.attempt) - 1, a.start, now, a.allocation.gpus, done,
                               saved - p.saved_work, reason});
     p.saved_work = saved;
@@ -513,11 +414,10 @@ class Driver {
   std::vector<std::size_t> running_index_;
   std::vector<std::size_t> gpu_owner_;  // job running on each GPU, or kNotRunning
   std::vector<std::size_t> order_;      // each job's place in admission order
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> agenda_;
+  Agenda agenda_;
   FlowSet flows_;
   std::size_t next_submit_ = 0;
   std::size_t finished_ = 0;
-  std::uint64_t seq_ = 0;
   bool dirty_ = false;
   double next_backfill_ = 0;
   bool placement_blocked_ = false;  // reported by the last scheduling pass
