@@ -20,6 +20,13 @@ int aligned_block_trays(const BlockLayout& layout) {
   }
   return n;
 }
+int group_width(const BlockLayout& layout, int nodes) {
+  const auto level = std::find_if(layout.level_sizes.begin(), layout.level_sizes.end(),
+                                  [&](int size) { return size >= nodes; });
+  return level == layout.level_sizes.end() ? static_cast<int>(layout.blocks.size())
+                                           : *level / layout.level_sizes.front();
+}
+
 namespace {
 
 // Slurm's default when BlockSizes is unset: base x 2^k while 2^k base blocks exist.
@@ -51,14 +58,6 @@ BlockLayout layout_from_topology(const SlurmTopology& topology, const ClusterSha
   layout.level_sizes =
       topology.block_sizes.empty() ? doubling_sizes(static_cast<int>(largest), blocks) : topology.block_sizes;
   return layout;
-}
-
-// Base blocks per group at the smallest level holding `nodes`; the whole machine when no level does.
-int group_width(const BlockLayout& layout, int nodes) {
-  const auto level = std::find_if(layout.level_sizes.begin(), layout.level_sizes.end(),
-                                  [&](int size) { return size >= nodes; });
-  return level == layout.level_sizes.end() ? static_cast<int>(layout.blocks.size())
-                                           : *level / layout.level_sizes.front();
 }
 
 int offered_in(std::span<const int> offered, int first, int end) {

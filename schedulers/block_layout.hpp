@@ -35,6 +35,9 @@ struct BlockTake {
   int nodes = 0;
 };
 
+// Base blocks per group at the smallest level holding `nodes`; the whole machine when no level does.
+int group_width(const BlockLayout& layout, int nodes);
+
 // The blocks at the smallest level holding `nodes` (the whole machine when no level does) whose
 // offered nodes suffice, best fit first: fewest offered nodes, later index first on ties. Node weights
 // are all equal in nvlsim, so Slurm's lowest-weight rule never decides.

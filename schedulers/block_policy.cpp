@@ -27,9 +27,18 @@ bool BlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) 
   const ClusterShape& shape = state.shape();
   if (state.free_gpus() < request.gpus) return false;
   if (!whole_domains(shape)) return true;
-  // A usable block has every tray idle: its domain has all its GPUs free.
-  const int free_domains = state.domains_with_free(shape.gpus_per_domain());
-  return static_cast<long>(free_domains) * shape.trays_per_domain >= nodes_for(shape, request.gpus);
+  // A usable block has every tray idle: its domain has all its GPUs free. The job fits exactly when an
+  // aligned group at the smallest level holding it has enough such blocks (choose_blocks).
+  const int nodes = nodes_for(shape, request.gpus);
+  if (state.domains_with_free(shape.gpus_per_domain()) * shape.trays_per_domain < nodes) return false;
+  const int width = group_width(layout_, nodes);
+  for (int first = 0; first < shape.domains; first += width) {
+    int offered = 0;
+    for (int d = first; d < std::min(shape.domains, first + width); ++d)
+      if (state.free_gpus_in_domain(d) == shape.gpus_per_domain()) offered += shape.trays_per_domain;
+    if (offered >= nodes) return true;
+  }
+  return false;
 }
 
 int BlockPolicy::offered_trays(int idle, int block_trays) const {

@@ -27,7 +27,7 @@ class BlockPolicy final : public PlacementPolicy {
   // trays of the blocks used. O(trays + blocks log blocks) per call.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
   // With every tray of a block needed and one base block per domain, only entirely free domains are
-  // usable: O(1) from the state's histogram of domains by free GPUs.
+  // usable, and the answer is exact: an aligned group with enough of them. O(domains).
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
   // In a block no job uses: every idle tray when the down ones leave too few for a block job but
   // repairing them would not; plus the free GPUs on trays with a down GPU, which no job can take whole.
