@@ -3,9 +3,9 @@
 
     python3 tests/bench/plot_scaling.py BENCH_JSON [OUT_PNG]
 
-Left: wall time per policy against the number of jobs, one line per platform, with the slope of linear
-growth for reference. Right: wall time against racks at each trace length. OUT_PNG defaults to
-docs/performance_scaling.png. Needs Debian's python3-matplotlib.
+Runs of one policy without failures only. Left: wall time per policy against the number of jobs, one
+line per platform, with the slope of linear growth for reference. Right: wall time against racks at
+each trace length. OUT_PNG defaults to docs/performance_scaling.png. Needs Debian's python3-matplotlib.
 """
 
 import json
@@ -39,7 +39,8 @@ def main(argv):
         sys.exit(__doc__)
     bench = json.loads(pathlib.Path(argv[1]).read_text())
     out = pathlib.Path(argv[2] if len(argv) == 3 else "docs/performance_scaling.png")
-    runs = bench["runs"]
+    # One policy at a time and no failures: the rows the scaling targets are about.
+    runs = [r for r in bench["runs"] if r["policy"] != "all" and not r["scenario"].endswith("-fail")]
 
     fig, (by_jobs, by_racks) = plt.subplots(1, 2, figsize=(12, 4.8))
     for (policy, racks), points in sorted(series(runs, "jobs", "racks").items()):
