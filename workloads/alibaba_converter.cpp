@@ -52,13 +52,8 @@ Conversion convert_alibaba(const std::filesystem::path& input) {
     // A GPU-sharing pod asks for part of one GPU; nvlsim does not share GPUs, so it takes a whole one.
     if (milli && *milli > 0 && *milli < 1000)
       out.adjusted.add("fractional GPU (gpu_milli < 1000) rounded up to 1");
-    SwfRecord r;
-    r.job_number = row;
-    r.submit_time = static_cast<double>(*creation);
-    r.wait_time = static_cast<double>(*scheduled - *creation);
-    r.run_time = static_cast<double>(*deletion - *scheduled);
-    r.allocated_processors = r.requested_processors = *gpus;
-    r.status = status_of(rows.cell(kPhase));
+    SwfRecord r = ran_job(row, *creation, *scheduled, static_cast<double>(*deletion - *scheduled), *gpus,
+                          status_of(rows.cell(kPhase)));
     r.queue_number = queues.number(rows.cell(kQos));
     out.records.push_back(r);
   }

@@ -24,6 +24,18 @@ std::string NameNumbers::listing() const {
   return text;
 }
 
+SwfRecord ran_job(std::int64_t number, std::int64_t submit, std::int64_t start, double run_time,
+                  std::int64_t gpus, int status) {
+  SwfRecord r;
+  r.job_number = number;
+  r.submit_time = static_cast<double>(submit);
+  r.wait_time = static_cast<double>(start - submit);
+  r.run_time = run_time;
+  r.allocated_processors = r.requested_processors = gpus;
+  r.status = status;
+  return r;
+}
+
 void finish_conversion(Conversion& conversion, std::string_view computer, std::string_view queue_column,
                        const NameNumbers& queues) {
   auto& records = conversion.records;

@@ -1,5 +1,6 @@
 #pragma once
-// What the three converters share: numbering names (users, queues) and finishing the SWF header.
+// What the three converters share: numbering names (users, queues), the record of a job that ran, and
+// finishing the SWF header.
 
 #include <cstdint>
 #include <string>
@@ -20,6 +21,11 @@ class NameNumbers {
  private:
   std::vector<std::string> names_;
 };
+
+// A job that was submitted at `submit`, started at `start` (s, as the log gives them) and ran `run_time` s
+// on `gpus` GPUs, ending with SWF `status`; the caller adds user and queue.
+SwfRecord ran_job(std::int64_t number, std::int64_t submit, std::int64_t start, double run_time,
+                  std::int64_t gpus, int status);
 
 // Shifts submit times so the earliest is 0 and writes the header: source format, UnixStartTime (the
 // earliest submit time as the input gave it), MaxJobs, MaxProcs (largest job) and the queue numbering.

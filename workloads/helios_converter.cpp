@@ -52,13 +52,8 @@ Conversion convert_helios(const std::filesystem::path& input) {
       out.skipped.add("times out of order (submit <= start, duration >= 0 fails)");
       continue;
     }
-    SwfRecord r;
-    r.job_number = row;
-    r.submit_time = static_cast<double>(*submit);
-    r.wait_time = static_cast<double>(*start - *submit);
-    r.run_time = static_cast<double>(run);
-    r.allocated_processors = r.requested_processors = *gpus;
-    r.status = status_of(rows.cell(kState));
+    SwfRecord r =
+        ran_job(row, *submit, *start, static_cast<double>(run), *gpus, status_of(rows.cell(kState)));
     r.user_id = users.number(rows.cell(kUser));
     r.queue_number = queues.number(rows.cell(kVc));
     out.records.push_back(r);

@@ -114,13 +114,8 @@ Conversion convert_philly(const std::filesystem::path& input) {
     // Retries are part of the job: it holds GPUs from its first start to its last end (as the Philly
     // trace's own analysis counts run time); the largest attempt's GPUs are its size.
     if (attempts->size() > 1) out.adjusted.add("several attempts merged into one run");
-    SwfRecord r;
-    r.job_number = static_cast<std::int64_t>(i + 1);
-    r.submit_time = static_cast<double>(*submit);
-    r.wait_time = static_cast<double>(*start - *submit);
-    r.run_time = static_cast<double>(*end - *start);
-    r.allocated_processors = r.requested_processors = gpus;
-    r.status = status_of(reader.text(job, "status"));
+    SwfRecord r = ran_job(static_cast<std::int64_t>(i + 1), *submit, *start,
+                          static_cast<double>(*end - *start), gpus, status_of(reader.text(job, "status")));
     r.user_id = users.number(reader.text(job, "user"));
     r.queue_number = queues.number(reader.text(job, "vc"));
     out.records.push_back(r);

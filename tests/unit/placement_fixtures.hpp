@@ -1,12 +1,23 @@
 #pragma once
-// Helpers shared by the block-topology policy tests: building cluster states tray by tray.
+// Helpers shared by the block-topology policy tests: building cluster states tray by tray, placing.
 
 #include <numeric>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "schedulers/cluster_state.hpp"
+#include "schedulers/policy_registry.hpp"
 
 namespace nvlsim::test {
+
+// Eight NVL72 racks: rack r is trays 18r..18r+17, GPUs 72r..72r+71; levels 18, 36, 72, 144 nodes.
+inline constexpr ClusterShape kEightRacks{8, 18, 4};
+
+// What the policy `spec` places for a job of `gpus` on `state`; nullopt when it must wait.
+inline std::optional<Allocation> place_with(const std::string& spec, const ClusterState& state, int gpus) {
+  return make_policy(spec, PolicyContext{state.shape()})->place(state, {gpus});
+}
 
 // Ids first..end-1.
 inline std::vector<int> ids(int first, int end) {

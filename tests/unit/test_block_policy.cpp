@@ -15,18 +15,15 @@ using nvlsim::PolicyContext;
 using nvlsim::test::busy_trays;
 using nvlsim::test::concat;
 using nvlsim::test::ids;
+using nvlsim::test::kEightRacks;
 using nvlsim::test::tray_gpus;
 using nvlsim::test::with_idle_trays;
 
 namespace {
 
-// Eight NVL72 racks: rack r is trays 18r..18r+17, GPUs 72r..72r+71; levels 18, 36, 72, 144 nodes.
-constexpr ClusterShape kEightRacks{8, 18, 4};
-
 // What `spec` gives a job of `gpus`; gpus {-1} when it must wait.
 Allocation place(const std::string& spec, const ClusterState& state, int gpus) {
-  const auto allocation = nvlsim::make_policy(spec, PolicyContext{state.shape()})->place(state, {gpus});
-  return allocation ? *allocation : Allocation{{-1}, {}};
+  return nvlsim::test::place_with(spec, state, gpus).value_or(Allocation{{-1}, {}});
 }
 
 }  // namespace

@@ -16,18 +16,15 @@ using nvlsim::PolicyContext;
 using nvlsim::SegmentOptions;
 using nvlsim::test::concat;
 using nvlsim::test::ids;
+using nvlsim::test::kEightRacks;
 using nvlsim::test::tray_gpus;
 using nvlsim::test::with_idle_trays;
 
 namespace {
 
-// Eight NVL72 racks: rack r is trays 18r..18r+17, GPUs 72r..72r+71; levels 18, 36, 72, 144 nodes.
-constexpr ClusterShape kEightRacks{8, 18, 4};
-
 // The GPUs `spec` gives a job of `gpus`, or {-1} when it must wait.
 std::vector<int> place(const std::string& spec, const ClusterState& state, int gpus) {
-  const auto policy = nvlsim::make_policy(spec, PolicyContext{kEightRacks});
-  const auto allocation = policy->place(state, {gpus});
+  const auto allocation = nvlsim::test::place_with(spec, state, gpus);
   if (!allocation) return {-1};
   CHECK(allocation->held_trays.empty());  // no exclusivity
   return allocation->gpus;
