@@ -17,6 +17,8 @@ struct ClusterShape {
   int domain_of_tray(int tray) const { return tray / trays_per_domain; }
   int first_gpu_of_tray(int tray) const { return tray * gpus_per_tray; }
   int first_tray_of_domain(int domain) const { return domain * trays_per_domain; }
+
+  bool operator==(const ClusterShape&) const = default;
 };
 
 }  // namespace nvlsim

@@ -105,6 +105,7 @@ void ClusterState::release(const Allocation& allocation) {
 void ClusterState::set_down(int gpu, bool down) {
   const int change = (down ? 1 : 0) - down_[gpu];
   down_total_ += change;
+  ++down_changes_;
   down_[gpu] = down ? 1 : 0;
   if (busy_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
   recount_tray(shape_.tray_of_gpu(gpu));

@@ -49,6 +49,9 @@ class ClusterState {
   int free_gpus() const { return free_total_; }
   int down_gpus() const { return down_total_; }
   int busy_gpus() const { return busy_total_; }
+  // How many times set_down() has been called on this state and the states it was copied from: two
+  // states of one evolving machine with the same count have the same down GPUs.
+  std::uint64_t down_changes() const { return down_changes_; }
 
   // Marks the allocation's GPUs busy and its trays held. The GPUs must be free.
   void apply(const Allocation& allocation);
@@ -78,6 +81,7 @@ class ClusterState {
   int free_total_ = 0;
   int down_total_ = 0;
   int busy_total_ = 0;
+  std::uint64_t down_changes_ = 0;
 };
 
 }  // namespace nvlsim

@@ -3,49 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <tuple>
 #include <utility>
 
 namespace nvlsim {
 namespace {
-
-// When and on what the head of the queue is promised to start.
-struct Reservation {
-  double start = 0;  // the shadow time
-  Allocation allocation;
-};
-
-// Replays running jobs ending in order of expected end (ties by job index) on a copy of the state until
-// the job fits. nullopt when it does not fit even on the emptied machine. `started_ends` are the expected
-// ends of the jobs `started` in this pass.
-std::optional<Reservation> reserve(double now, ClusterState future, std::span<const RunningJob> running,
-                                   std::span<const StartDecision> started,
-                                   std::span<const double> started_ends, const QueuedJob& head,
-                                   const PlacementPolicy& policy) {
-  struct Ending {
-    double time;
-    std::size_t job;
-    const Allocation* allocation;
-  };
-  std::vector<Ending> endings;
-  endings.reserve(running.size() + started.size());
-  for (const RunningJob& job : running) endings.push_back({job.expected_end, job.job, &job.allocation});
-  for (std::size_t i = 0; i < started.size(); ++i) {
-    endings.push_back({started_ends[i], started[i].job, &started[i].allocation});
-  }
-  std::sort(endings.begin(), endings.end(), [](const Ending& a, const Ending& b) {
-    return std::tie(a.time, a.job) < std::tie(b.time, b.job);
-  });
-  for (const Ending& ending : endings) {
-    future.release(*ending.allocation);
-    if (!policy.may_fit(future, {head.gpus})) continue;
-    if (auto placed = policy.place(future, {head.gpus})) {
-      // A job overrunning its limit is still expected to end; not before now, though.
-      return Reservation{std::max(now, ending.time), std::move(*placed)};
-    }
-  }
-  return std::nullopt;
-}
 
 // What a reservation uses, marked per GPU and tray so testing a candidate costs only the candidate's size.
 class ReservedResources {
@@ -102,7 +63,10 @@ class PlacementMemo {
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
-                                         const BackfillConfig& config, BackfillReport* report) {
+                                         const BackfillConfig& config, BackfillReport* report,
+                                         ReservationReplay* replay) {
+  ReservationReplay one_pass;
+  if (replay == nullptr) replay = &one_pass;
   // Copied only when a job starts: most passes start nothing, and the copy is the machine's size.
   std::optional<ClusterState> working;
   const ClusterState* current = &state;
@@ -139,15 +103,21 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   // end. One that fits not even on the emptied machine (down parts keep it out) is passed over, as Slurm's
   // backfill passes over a job no nodes can run now; while every candidate so far is such a job, nothing
   // is promised and jobs past them start if they fit. The reservation matters only to a job that can be
-  // placed now, and replaying the running jobs costs more than the rest of the pass, so it is made when
-  // the first such job asks.
+  // placed now, so it is made when the first such job asks.
   std::vector<std::size_t> waiting{head};  // examined jobs that did not start: the candidates
   std::size_t candidate = 0;               // waiting[0, candidate) fit not even on the emptied machine
   std::optional<Reservation> reservation;
   std::optional<ReservedResources> reserved;
+  std::vector<Ending> endings;
   const auto promise = [&]() -> const Reservation* {
+    if (!reservation && candidate < waiting.size()) {
+      endings.clear();
+      for (const RunningJob& job : running) endings.push_back({job.expected_end, job.job, &job.allocation});
+      for (std::size_t s = 0; s < started.size(); ++s)
+        endings.push_back({started_ends[s], started[s].job, &started[s].allocation});
+    }
     while (!reservation && candidate < waiting.size()) {
-      reservation = reserve(now, *current, running, started, started_ends, queue[waiting[candidate]], policy);
+      reservation = replay->reserve(now, *current, endings, {queue[waiting[candidate]].gpus}, policy);
       if (reservation)
         reserved.emplace(state.shape(), reservation->allocation);
       else

@@ -8,6 +8,7 @@
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
 #include "schedulers/placement_policy.hpp"
+#include "schedulers/reservation_replay.hpp"
 
 namespace nvlsim {
 
@@ -45,10 +46,13 @@ struct BackfillConfig {
 // fits once running jobs end at their expected ends. A later job may start now only if it fits and
 // either ends (by its time limit) before that time or uses nothing of the reserved resources. A job that
 // would not fit even once every running job ended (down parts keep it out) gets no reservation and is
-// passed over: the next job that cannot start is the one promised.
+// passed over: the next job that cannot start is the one promised. A `replay` kept from pass to pass
+// (the caller's, for one machine) makes the reservation cost what changed since the last pass instead
+// of a replay of every running job; the decisions are the same either way.
 std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
                                          std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
-                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr);
+                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr,
+                                         ReservationReplay* replay = nullptr);
 
 }  // namespace nvlsim

@@ -20,9 +20,12 @@ class PlacementPolicy {
   virtual ~PlacementPolicy() = default;
   // The full spec this policy was made from ("sub-block:segment=8"); used as its name in every output.
   virtual const std::string& name() const = 0;
-  // Resources for the request on the current state, or nullopt when it cannot start now.
+  // Resources for the request on the current state, or nullopt when it cannot start now. A request that
+  // fits must still fit on the state with any running job's allocation released: the backfill
+  // reservation steps between replayed futures relying on it (tests/unit/test_placement_monotone.cpp).
   virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
   // A cheap necessary condition for place() to succeed: false only when place() would return nullopt.
+  // Like place(), it must keep holding when a running job's allocation is released.
   // Schedulers ask it first, since they try the same sizes on many states.
   virtual bool may_fit(const ClusterState& state, const JobRequest& request) const {
     return state.free_gpus() >= request.gpus;

@@ -139,7 +139,8 @@ class Driver {
     BackfillConfig bf;
     bf.backfill = backfill;
     BackfillReport report;
-    const auto decisions = easy_backfill(now, state_, queue_.jobs(), running_, policy_, bf, &report);
+    const auto decisions =
+        easy_backfill(now, state_, queue_.jobs(), running_, policy_, bf, &report, &replay_);
     placement_blocked_ = report.placement_blocked;
     for (const auto& d : decisions) start(d.job, d.allocation, now);
     if (!decisions.empty()) {
@@ -411,6 +412,7 @@ class Driver {
   std::vector<JobProgress> progress_of_;
   JobQueue queue_;
   std::vector<RunningJob> running_;
+  ReservationReplay replay_;  // the backfill reservation's future, carried from pass to pass
   std::vector<std::size_t> running_index_;
   std::vector<std::size_t> gpu_owner_;  // job running on each GPU, or kNotRunning
   std::vector<std::size_t> order_;      // each job's place in admission order

@@ -1,0 +1,141 @@
+#include "schedulers/reservation_replay.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace nvlsim {
+namespace {
+
+template <typename A, typename B>
+bool ends_before(const A& a, const B& b) {
+  return std::tie(a.time, a.job) < std::tie(b.time, b.job);
+}
+
+}  // namespace
+
+std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterState& now_state,
+                                                      std::span<const Ending> endings, const JobRequest& head,
+                                                      const PlacementPolicy& policy) {
+  sorted_.assign(endings.begin(), endings.end());
+  std::sort(sorted_.begin(), sorted_.end(), ends_before<Ending, Ending>);
+  // A GPU that went down or came back since the last call may have ended jobs (a failure kills them) and
+  // changes the free GPUs of every replayed state: start again from the present.
+  const bool same_machine =
+      future_ && future_->shape() == now_state.shape() && down_changes_ == now_state.down_changes();
+  if (same_machine) {
+    update(now_state);
+  } else {
+    rebuild(now_state);
+  }
+  if (head.gpus != walked_request_ || &policy != walked_policy_) {
+    settled_ = false;
+    walked_request_ = head.gpus;
+    walked_policy_ = &policy;
+  }
+  if (!settled_) {
+    settled_placement_ = walk(head, policy);
+    settled_ = true;
+  }
+  if (!settled_placement_) return std::nullopt;
+  return Reservation{std::max(now, entries_[released_ - 1].time), *settled_placement_};
+}
+
+void ReservationReplay::rebuild(const ClusterState& now_state) {
+  future_ = now_state;
+  down_changes_ = now_state.down_changes();
+  entries_.clear();
+  for (const Ending& e : sorted_) entries_.push_back({e.time, e.job, *e.allocation});
+  released_ = 0;
+  settled_ = false;
+}
+
+// Merges the running jobs into the entries, both in ending order. A job that ended since gives its
+// resources back to the future unless they were already released there; a job that started since takes
+// them in the future unless it ends among the released entries. The last released entry leaving makes
+// the ending before it a candidate again, so the settled answer goes too; so does a job ending among the
+// released entries when the state before the last release was never asked.
+void ReservationReplay::update(const ClusterState& now_state) {
+  merged_.clear();
+  std::size_t released = 0;
+  int released_gpus = 0;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < entries_.size() || j < sorted_.size()) {
+    if (j == sorted_.size() || (i < entries_.size() && ends_before(entries_[i], sorted_[j]))) {
+      if (i >= released_) {
+        future_->release(entries_[i].allocation);
+        settled_ = false;
+      } else if (i + 1 == released_) {
+        settled_ = false;
+      }
+      ++i;
+      continue;
+    }
+    const bool in_released = i < released_;  // it sorts before a released entry
+    if (i == entries_.size() || ends_before(sorted_[j], entries_[i])) {
+      if (!in_released) started_.push_back(merged_.size());
+      // The state before the last release now lacks this job too: it must be asked again.
+      if (in_released && !verified_) settled_ = false;
+      merged_.push_back({sorted_[j].time, sorted_[j].job, *sorted_[j].allocation});
+    } else {
+      merged_.push_back(std::move(entries_[i]));
+      ++i;
+    }
+    ++j;
+    if (in_released) {
+      ++released;
+      released_gpus += static_cast<int>(merged_.back().allocation.gpus.size());
+    }
+  }
+  std::swap(entries_, merged_);
+  released_ = released;
+  // After the releases: a job that started may hold what one that ended held.
+  for (std::size_t k : started_) future_->apply(entries_[k].allocation);
+  if (!started_.empty()) settled_ = false;
+  started_.clear();
+  if (future_->busy_gpus() + released_gpus != now_state.busy_gpus() ||
+      future_->down_gpus() != now_state.down_gpus()) {
+    throw std::logic_error("ReservationReplay: the state does not hold exactly the running jobs");
+  }
+}
+
+// First the ending after which may_fit starts to hold, stepping forward or back from the current one:
+// may_fit is cheap and, like place(), never turns false as resources are released. Then on from there
+// until place() succeeds, as may_fit is only a necessary condition. The first ending is never undone
+// (the head did not fit on the present), so an answer there leaves the state before it unasked.
+std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const PlacementPolicy& policy) {
+  const auto may_fit = [&] { return policy.may_fit(*future_, head); };
+  const auto release_next = [&] { future_->release(entries_[released_++].allocation); };
+  if (released_ > 0 && may_fit()) {
+    verified_ = false;
+    while (released_ > 1 && !verified_) {
+      const Allocation& last = entries_[released_ - 1].allocation;
+      future_->apply(last);
+      if (may_fit()) {
+        --released_;
+      } else {
+        future_->release(last);
+        verified_ = true;
+      }
+    }
+  } else {
+    verified_ = released_ > 0;
+    do {
+      if (released_ == entries_.size()) return std::nullopt;
+      release_next();
+    } while (!may_fit());
+    verified_ = verified_ || released_ > 1;
+  }
+  for (;;) {
+    if (std::optional<Allocation> placed = policy.place(*future_, head)) return placed;
+    do {
+      if (released_ == entries_.size()) return std::nullopt;
+      release_next();
+    } while (!may_fit());
+    verified_ = true;
+  }
+}
+
+}  // namespace nvlsim
