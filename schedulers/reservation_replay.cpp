@@ -1,6 +1,7 @@
 #include "schedulers/reservation_replay.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -13,21 +14,22 @@ bool ends_before(const A& a, const B& b) {
   return std::tie(a.time, a.job) < std::tie(b.time, b.job);
 }
 
+constexpr double kNoEntry = std::numeric_limits<double>::quiet_NaN();  // equal to no expected end
+
 }  // namespace
 
 std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterState& now_state,
                                                       std::span<const Ending> endings, const JobRequest& head,
                                                       const PlacementPolicy& policy) {
-  sorted_.assign(endings.begin(), endings.end());
-  std::sort(sorted_.begin(), sorted_.end(), ends_before<Ending, Ending>);
+  ++call_;
   // A GPU that went down or came back since the last call may have ended jobs (a failure kills them) and
   // changes the free GPUs of every replayed state: start again from the present.
   const bool same_machine =
       future_ && future_->shape() == now_state.shape() && down_changes_ == now_state.down_changes();
   if (same_machine) {
-    update(now_state);
+    update(now_state, endings);
   } else {
-    rebuild(now_state);
+    rebuild(now_state, endings);
   }
   if (head.gpus != walked_request_ || &policy != walked_policy_) {
     settled_ = false;
@@ -42,48 +44,72 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   return Reservation{std::max(now, entries_[released_ - 1].time), *settled_placement_};
 }
 
-void ReservationReplay::rebuild(const ClusterState& now_state) {
+void ReservationReplay::rebuild(const ClusterState& now_state, std::span<const Ending> endings) {
   future_ = now_state;
   down_changes_ = now_state.down_changes();
+  for (const Entry& e : entries_) entry_end_[e.job] = kNoEntry;
   entries_.clear();
-  for (const Ending& e : sorted_) entries_.push_back({e.time, e.job, *e.allocation});
+  fresh_.assign(endings.begin(), endings.end());
+  std::sort(fresh_.begin(), fresh_.end(), ends_before<Ending, Ending>);
+  for (const Ending& e : fresh_) {
+    entries_.push_back({e.time, e.job, *e.allocation});
+    remember(e);
+  }
   released_ = 0;
   settled_ = false;
 }
 
-// Merges the running jobs into the entries, both in ending order. A job that ended since gives its
+void ReservationReplay::remember(const Ending& ending) {
+  if (ending.job >= entry_end_.size()) {
+    entry_end_.resize(ending.job + 1, kNoEntry);
+    seen_.resize(ending.job + 1, 0);
+  }
+  entry_end_[ending.job] = ending.time;
+}
+
+// Merges the running jobs into the entries. A running job whose entry is there is marked seen; only the
+// others (the jobs that started since) are sorted, then merged in ending order. A job that ended since
+// (its entry was not seen) gives its
 // resources back to the future unless they were already released there; a job that started since takes
 // them in the future unless it ends among the released entries. The last released entry leaving makes
 // the ending before it a candidate again, so the settled answer goes too; so does a job ending among the
 // released entries when the state before the last release was never asked.
-void ReservationReplay::update(const ClusterState& now_state) {
+void ReservationReplay::update(const ClusterState& now_state, std::span<const Ending> endings) {
+  fresh_.clear();
+  for (const Ending& e : endings) {
+    if (e.job < entry_end_.size() && entry_end_[e.job] == e.time)
+      seen_[e.job] = call_;
+    else
+      fresh_.push_back(e);
+  }
+  std::sort(fresh_.begin(), fresh_.end(), ends_before<Ending, Ending>);
   merged_.clear();
   std::size_t released = 0;
   int released_gpus = 0;
   std::size_t i = 0;
   std::size_t j = 0;
-  while (i < entries_.size() || j < sorted_.size()) {
-    if (j == sorted_.size() || (i < entries_.size() && ends_before(entries_[i], sorted_[j]))) {
-      if (i >= released_) {
-        future_->release(entries_[i].allocation);
-        settled_ = false;
-      } else if (i + 1 == released_) {
-        settled_ = false;
+  while (i < entries_.size() || j < fresh_.size()) {
+    const bool in_released = i < released_;  // sorts before a released entry, or is one
+    if (j == fresh_.size() || (i < entries_.size() && ends_before(entries_[i], fresh_[j]))) {
+      Entry& entry = entries_[i++];
+      if (seen_[entry.job] != call_) {
+        entry_end_[entry.job] = kNoEntry;
+        if (!in_released) {
+          future_->release(entry.allocation);
+          settled_ = false;
+        } else if (i == released_) {
+          settled_ = false;
+        }
+        continue;
       }
-      ++i;
-      continue;
-    }
-    const bool in_released = i < released_;  // it sorts before a released entry
-    if (i == entries_.size() || ends_before(sorted_[j], entries_[i])) {
+      merged_.push_back(std::move(entry));
+    } else {
       if (!in_released) started_.push_back(merged_.size());
       // The state before the last release now lacks this job too: it must be asked again.
       if (in_released && !verified_) settled_ = false;
-      merged_.push_back({sorted_[j].time, sorted_[j].job, *sorted_[j].allocation});
-    } else {
-      merged_.push_back(std::move(entries_[i]));
-      ++i;
+      merged_.push_back({fresh_[j].time, fresh_[j].job, *fresh_[j].allocation});
+      ++j;
     }
-    ++j;
     if (in_released) {
       ++released;
       released_gpus += static_cast<int>(merged_.back().allocation.gpus.size());
@@ -91,6 +117,7 @@ void ReservationReplay::update(const ClusterState& now_state) {
   }
   std::swap(entries_, merged_);
   released_ = released;
+  for (const Ending& e : fresh_) remember(e);
   // After the releases: a job that started may hold what one that ended held.
   for (std::size_t k : started_) future_->apply(entries_[k].allocation);
   if (!started_.empty()) settled_ = false;

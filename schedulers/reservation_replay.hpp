@@ -48,15 +48,20 @@ class ReservationReplay {
     std::size_t job;
     Allocation allocation;
   };
-  void rebuild(const ClusterState& now_state);
-  void update(const ClusterState& now_state);
+  void rebuild(const ClusterState& now_state, std::span<const Ending> endings);
+  void update(const ClusterState& now_state, std::span<const Ending> endings);
+  void remember(const Ending& ending);
   std::optional<Allocation> walk(const JobRequest& head, const PlacementPolicy& policy);
 
   std::optional<ClusterState> future_;  // the present without the first `released_` entries
   std::vector<Entry> entries_;          // the running jobs by expected end, then job index
   std::vector<Entry> merged_;           // scratch for update()
-  std::vector<Ending> sorted_;          // this call's endings in order
-  std::vector<std::size_t> started_;    // scratch for update(): entries that take resources in the future
+  std::vector<Ending> fresh_;           // scratch: endings without an entry yet, in order
+  // Per job index: the expected end of its entry (NaN: none), and the last call that saw it running.
+  std::vector<double> entry_end_;
+  std::vector<std::uint64_t> seen_;
+  std::uint64_t call_ = 0;
+  std::vector<std::size_t> started_;  // scratch for update(): entries that take resources in the future
   std::size_t released_ = 0;
   std::uint64_t down_changes_ = 0;  // the present's down_changes() that future_ reflects
   // The request the entries were last walked for, and what the walk found (placed on future_, or nullopt
