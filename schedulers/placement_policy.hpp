@@ -22,7 +22,7 @@ class PlacementPolicy {
   virtual const std::string& name() const = 0;
   // Resources for the request on the current state, or nullopt when it cannot start now. A request that
   // fits must still fit on the state with any running job's allocation released: the backfill
-  // reservation steps between replayed futures relying on it (tests/unit/test_placement_monotone.cpp).
+  // reservation steps between replayed futures relying on it (tests/unit/test_placement_contract.cpp).
   virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
   // A cheap necessary condition for place() to succeed: false only when place() would return nullopt.
   // Like place(), it must keep holding when a running job's allocation is released.
