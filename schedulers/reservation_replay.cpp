@@ -69,11 +69,10 @@ void ReservationReplay::remember(const Ending& ending) {
 
 // Merges the running jobs into the entries. A running job whose entry is there is marked seen; only the
 // others (the jobs that started since) are sorted, then merged in ending order. A job that ended since
-// (its entry was not seen) gives its
-// resources back to the future unless they were already released there; a job that started since takes
-// them in the future unless it ends among the released entries. The last released entry leaving makes
-// the ending before it a candidate again, so the settled answer goes too; so does a job ending among the
-// released entries when the state before the last release was never asked.
+// (its entry was not seen) gives its resources back to the future unless they were already released
+// there; a job that started since takes them in the future unless it ends among the released entries. The
+// last released entry leaving makes the ending before it a candidate again, so the settled answer goes too;
+// so does a job ending among the released entries when the state before the last release was never asked.
 void ReservationReplay::update(const ClusterState& now_state, std::span<const Ending> endings) {
   fresh_.clear();
   for (const Ending& e : endings) {
