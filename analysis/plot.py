@@ -28,6 +28,27 @@ def load(out_dir):
     return jobs, summary, timeseries, gpus
 
 
+def allocated_gpus(jobs):
+    """GPUs each job ran on, counted from `allocated_resources` ("0-7 72-79"); 0 for jobs that never ran.
+
+    Not `requested_number_of_resources`: under --request-shape nodes a job rounded up to whole trays holds
+    more GPUs than the trace asked, and runs on all of them.
+    """
+
+    def count(cell):
+        if pd.isna(cell):
+            return 0
+        if not isinstance(cell, str):  # a lone GPU id, read as a number
+            return 1
+        total = 0
+        for part in cell.split():
+            first, _, last = part.partition("-")
+            total += int(last or first) - int(first) + 1
+        return total
+
+    return jobs["allocated_resources"].map(count)
+
+
 def _policies(summary):
     return list(summary["policy"])
 
@@ -75,7 +96,7 @@ def bw_efficiency_histogram(jobs, summary):
     for policy in _policies(summary):
         j = jobs[(jobs["policy"] == policy) & jobs["bw_efficiency"].notna()]
         values.append(j["bw_efficiency"])
-        weights.append(j["requested_number_of_resources"] * j["execution_time"] / HOUR)
+        weights.append(allocated_gpus(j) * j["execution_time"] / HOUR)
         labels.append(policy)
     ax.hist(values, bins=[i / 20 for i in range(21)], weights=weights, label=labels)
     ax.legend()

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace nvlsim {
 
 void write_run_json(std::ostream& out, const RunManifest& m) {
@@ -27,7 +29,12 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
   j["job_model"] = {{"comm_fraction", m.comm_fraction},
                     {"comm_rounds", m.comm_rounds},
                     {"collective", m.collective},
-                    {"walltime_kill", m.walltime_kill}};
+                    {"walltime_kill", m.walltime_kill},
+                    // JSON has no infinity: null is "no limit", as Slurm's MaxTime=INFINITE.
+                    {"default_time_seconds",
+                     std::isfinite(m.default_time) ? nlohmann::ordered_json(m.default_time) : nullptr},
+                    {"request_shape", m.request_shape},
+                    {"cpus_per_gpu", m.cpus_per_gpu}};
   auto& classes = j["job_classes"] = {{"source", m.classes_source}, {"default", m.default_class}};
   auto& list = classes["classes"] = nlohmann::ordered_json::array();
   for (const auto& c : m.classes)

@@ -2,6 +2,7 @@
 // run.json: what was run, on what, and how long it took.
 
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct RunManifest {
   int comm_rounds = 0;
   std::string collective;
   bool walltime_kill = true;
+  double default_time = std::numeric_limits<double>::infinity();  // --default-time; infinity = no limit
+  std::string request_shape;                                      // --request-shape: gpus, nodes, auto
+  int cpus_per_gpu = 0;                                           // --cpus-per-gpu
   CostModel cost;
   int gpus_per_rack = 0;    // the owner model's divisor
   double gpu_hour_usd = 0;  // the price every _usd column uses

@@ -8,6 +8,7 @@ struct ClusterShape {
   int domains = 0;
   int trays_per_domain = 18;
   int gpus_per_tray = 4;
+  int cpus_per_tray = 144;  // cores: a GB200 compute tray has two 72-core Grace CPUs
 
   int gpus_per_domain() const { return trays_per_domain * gpus_per_tray; }
   int trays() const { return domains * trays_per_domain; }

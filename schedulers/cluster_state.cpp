@@ -11,6 +11,7 @@ ClusterState::ClusterState(ClusterShape shape)
       busy_(shape.gpus(), 0),
       down_(shape.gpus(), 0),
       held_(shape.trays(), 0),
+      cpus_used_(shape.trays(), 0),
       unavailable_in_tray_(shape.trays(), 0),
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
@@ -18,7 +19,8 @@ ClusterState::ClusterState(ClusterShape shape)
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
-      free_total_(shape.gpus()) {
+      free_total_(shape.gpus()),
+      idle_total_(shape.trays()) {
   for (int tray = 0; tray < shape.trays(); ++tray)
     trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
@@ -65,6 +67,12 @@ void ClusterState::apply(const Allocation& allocation) {
       throw std::logic_error("ClusterState::apply: tray " + std::to_string(tray) + " does not exist");
     }
   }
+  for (const TrayCpus& c : allocation.cpus) {
+    if (c.tray < 0 || c.tray >= shape_.trays() || c.cpus < 0 || c.cpus > free_cpus_in_tray(c.tray)) {
+      throw std::logic_error("ClusterState::apply: tray " + std::to_string(c.tray) + " has not " +
+                             std::to_string(c.cpus) + " free CPUs");
+    }
+  }
   const auto& gpus = allocation.gpus;
   // Mark as we check, so a GPU listed twice is caught; undo the marks before throwing.
   for (std::size_t i = 0; i < gpus.size(); ++i) {
@@ -78,6 +86,7 @@ void ClusterState::apply(const Allocation& allocation) {
   for (int gpu : gpus) ++unavailable_in_tray_[shape_.tray_of_gpu(gpu)];  // they were free, so up
   busy_total_ += static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
+  for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] += c.cpus;
   recount(allocation);
 }
 
@@ -85,6 +94,12 @@ void ClusterState::release(const Allocation& allocation) {
   for (int tray : allocation.held_trays) {
     if (tray < 0 || tray >= shape_.trays() || held_[tray] == 0) {
       throw std::logic_error("ClusterState::release: tray " + std::to_string(tray) + " is not held");
+    }
+  }
+  for (const TrayCpus& c : allocation.cpus) {
+    if (c.tray < 0 || c.tray >= shape_.trays() || c.cpus < 0 || c.cpus > cpus_used_[c.tray]) {
+      throw std::logic_error("ClusterState::release: tray " + std::to_string(c.tray) + " has not " +
+                             std::to_string(c.cpus) + " CPUs in use");
     }
   }
   const auto& gpus = allocation.gpus;
@@ -99,6 +114,7 @@ void ClusterState::release(const Allocation& allocation) {
   for (int gpu : gpus) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] -= down_[gpu] == 0;
   busy_total_ -= static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
+  for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] -= c.cpus;
   recount(allocation);
 }
 
@@ -132,7 +148,9 @@ void ClusterState::recount_tray(int tray) {
   if (delta == 0) return;
   move_tray_bucket(tray, free_in_tray_[tray], free);
   const int domain = shape_.domain_of_tray(tray);
-  idle_in_domain_[domain] += (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
+  const int idle_delta = (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
+  idle_in_domain_[domain] += idle_delta;
+  idle_total_ += idle_delta;
   free_in_tray_[tray] = free;
   int& domain_free = free_in_domain_[domain];
   --domains_by_free_[domain_free];

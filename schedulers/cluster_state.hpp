@@ -2,6 +2,8 @@
 // Which GPUs are free, busy or down, and which trays are held by exclusive jobs.
 // This is all a policy sees of the machine; it knows nothing of SimGrid.
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -34,12 +36,26 @@ class ClusterState {
   // True when the tray is not held and every GPU of it is up and unallocated.
   // A held tray counts 0 free, so only a tray with every GPU free reaches gpus_per_tray.
   bool tray_idle(int tray) const { return free_in_tray_[tray] == shape_.gpus_per_tray; }
+  // CPU cores of the tray no job holds (down GPUs leave their tray's cores usable).
+  int free_cpus_in_tray(int tray) const { return shape_.cpus_per_tray - cpus_used_[tray]; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
   // Trays of the domain with every GPU free.
   int idle_trays_in_domain(int domain) const { return idle_in_domain_[domain]; }
   // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
   // placement asks this at every scheduling pass, and scanning every tray dominated large machines.
   int first_tray_with_free(int free) const;
+  // Calls visit(tray) for every tray with a free GPU, ascending. O(trays / 64 + such trays): placement
+  // looks only at trays it could use.
+  template <typename Visit>
+  void for_each_tray_with_free_gpus(Visit&& visit) const {
+    const int trays = shape_.trays();
+    for (std::size_t w = 0; w < words_; ++w) {
+      std::uint64_t usable = ~trays_by_free_[w];  // not in bucket 0
+      const int base = static_cast<int>(w * 64);
+      if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
+      for (; usable != 0; usable &= usable - 1) visit(base + std::countr_zero(usable));
+    }
+  }
   // How many domains have exactly `free` free GPUs (0..gpus_per_domain); sampling reads this histogram
   // instead of every domain.
   int domains_with_free(int free) const { return domains_by_free_[free]; }
@@ -47,13 +63,15 @@ class ClusterState {
   // O(trays / 64 + runs): read a word of trays at a time from the trays indexed by free count.
   std::vector<TrayRun> free_tray_runs() const;
   int free_gpus() const { return free_total_; }
+  // Trays with every GPU free, machine-wide.
+  int idle_trays() const { return idle_total_; }
   int down_gpus() const { return down_total_; }
   int busy_gpus() const { return busy_total_; }
   // How many times set_down() has been called on this state and the states it was copied from: two
   // states of one evolving machine with the same count have the same down GPUs.
   std::uint64_t down_changes() const { return down_changes_; }
 
-  // Marks the allocation's GPUs busy and its trays held. The GPUs must be free.
+  // Marks the allocation's GPUs busy, its trays held and its CPUs used. The GPUs and CPUs must be free.
   void apply(const Allocation& allocation);
   // Undoes apply().
   void release(const Allocation& allocation);
@@ -69,6 +87,7 @@ class ClusterState {
   std::vector<std::uint8_t> busy_;        // per GPU
   std::vector<std::uint8_t> down_;        // per GPU
   std::vector<int> held_;                 // per tray: how many allocations hold it
+  std::vector<int> cpus_used_;            // per tray
   std::vector<int> unavailable_in_tray_;  // per tray: GPUs busy or down, so a recount needs no GPU loop
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
@@ -79,6 +98,7 @@ class ClusterState {
   std::vector<std::uint64_t> trays_by_free_;
   std::vector<int> domains_by_free_;  // per free count: domains with that many free GPUs
   int free_total_ = 0;
+  int idle_total_ = 0;
   int down_total_ = 0;
   int busy_total_ = 0;
   std::uint64_t down_changes_ = 0;

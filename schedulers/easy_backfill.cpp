@@ -1,6 +1,7 @@
 #include "schedulers/easy_backfill.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -35,27 +36,24 @@ class ReservedResources {
   std::vector<std::uint8_t> held_;
 };
 
-// What the policy placed for each request size since the working state last changed. place() is a
-// function of the state and the request, and a pass asks the same few sizes over and over (a queue of
-// thousands holds a dozen sizes, and up to max_job_test of them are tried), so each size is placed once
-// per state: the pass's cost no longer grows with the queue times the machine.
+// What the policy placed for each request since the working state last changed. place() is a function
+// of the state and the request, and a pass asks the same few requests over and over (a queue of
+// thousands holds a dozen sizes, and up to max_job_test of them are tried), so each is placed once per
+// state: the pass's cost no longer grows with the queue times the machine.
 class PlacementMemo {
  public:
-  // The request is keyed by its GPU count alone; a request with more fields needs a wider key.
-  static_assert(sizeof(JobRequest) == sizeof(int));
-
-  std::optional<Allocation>& place(const PlacementPolicy& policy, const ClusterState& state, int gpus) {
-    for (auto& [size, placed] : entries_)
-      if (size == gpus) return placed;
-    const JobRequest request{gpus};
+  std::optional<Allocation>& place(const PlacementPolicy& policy, const ClusterState& state,
+                                   const JobRequest& request) {
+    for (auto& [asked, placed] : entries_)
+      if (asked == request) return placed;
     return entries_
-        .emplace_back(gpus, policy.may_fit(state, request) ? policy.place(state, request) : std::nullopt)
+        .emplace_back(request, policy.may_fit(state, request) ? policy.place(state, request) : std::nullopt)
         .second;
   }
   void clear() { entries_.clear(); }
 
  private:
-  std::vector<std::pair<int, std::optional<Allocation>>> entries_;
+  std::vector<std::pair<JobRequest, std::optional<Allocation>>> entries_;
 };
 
 }  // namespace
@@ -75,12 +73,13 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   std::vector<double> started_ends;  // parallel to started
   bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
-    if (job.gpus > current->free_gpus()) {
+    const int gpus = job.request.gpus;
+    if (gpus > current->free_gpus()) {
       const int idle = current->shape().gpus() - current->busy_gpus() - current->down_gpus();
-      blocked = blocked || job.gpus <= idle;
+      blocked = blocked || gpus <= idle;
       return false;
     }
-    std::optional<Allocation>& placed = memo.place(policy, *current, job.gpus);
+    std::optional<Allocation>& placed = memo.place(policy, *current, job.request);
     blocked = blocked || !placed;
     if (!placed || !allowed(*placed)) return false;
     if (!working) current = &working.emplace(state);
@@ -117,7 +116,7 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
         endings.push_back({started_ends[s], started[s].job, &started[s].allocation});
     }
     while (!reservation && candidate < waiting.size()) {
-      reservation = replay->reserve(now, *current, endings, {queue[waiting[candidate]].gpus}, policy);
+      reservation = replay->reserve(now, *current, endings, queue[waiting[candidate]].request, policy);
       if (reservation)
         reserved.emplace(state.shape(), reservation->allocation);
       else
@@ -130,7 +129,10 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
     const QueuedJob& job = queue[i];
     const bool began = try_start(job, [&](const Allocation& placed) {
       const Reservation* promised = promise();
-      return promised == nullptr || now + job.time_limit <= promised->start || !reserved->conflicts(placed);
+      // A job without a limit never ends before the promise, even one made for the end of time.
+      return promised == nullptr ||
+             (std::isfinite(job.time_limit) && now + job.time_limit <= promised->start) ||
+             !reserved->conflicts(placed);
     });
     if (!began && !reservation) waiting.push_back(i);
   }

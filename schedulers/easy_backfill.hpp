@@ -14,7 +14,7 @@ namespace nvlsim {
 
 struct QueuedJob {
   std::size_t job = 0;  // caller's index
-  int gpus = 0;
+  JobRequest request;
   double time_limit = 0;  // s
 };
 

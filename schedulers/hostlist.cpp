@@ -78,4 +78,59 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
   return names;
 }
 
+namespace {
+
+// "tray-017" -> prefix "tray-", digits "017"; no trailing digits -> empty digits.
+std::pair<std::string_view, std::string_view> split_number(std::string_view name) {
+  std::size_t start = name.size();
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(name[start - 1]))) --start;
+  return {name.substr(0, start), name.substr(start)};
+}
+
+// Numbers written with leading zeros keep their width in a range; others ("7", "35") share width 0.
+std::size_t padded_width(std::string_view digits) {
+  return digits.size() > 1 && digits[0] == '0' ? digits.size() : 0;
+}
+
+}  // namespace
+
+std::string compress_hostlist(const std::vector<std::string>& names) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < names.size()) {
+    const auto [prefix, digits] = split_number(names[i]);
+    if (!out.empty()) out += ',';
+    if (digits.empty() || digits.size() > 9) {
+      out += names[i++];
+      continue;
+    }
+    // Names under this prefix with numbers of the same width, as ranges of consecutive numbers.
+    std::vector<std::pair<int, int>> ranges;
+    std::size_t j = i;
+    for (; j < names.size(); ++j) {
+      const auto [p, d] = split_number(names[j]);
+      if (p != prefix || d.empty() || d.size() > 9 || padded_width(d) != padded_width(digits)) break;
+      const int n = to_number(d, names[j]);
+      if (!ranges.empty() && ranges.back().second + 1 == n)
+        ranges.back().second = n;
+      else
+        ranges.emplace_back(n, n);
+    }
+    if (j - i == 1) {
+      out += names[i++];
+      continue;
+    }
+    out += std::string(prefix) + '[';
+    const int width = static_cast<int>(padded_width(digits));
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      if (r > 0) out += ',';
+      out += fmt::format("{:0{}}", ranges[r].first, width);
+      if (ranges[r].second != ranges[r].first) out += fmt::format("-{:0{}}", ranges[r].second, width);
+    }
+    out += ']';
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace nvlsim

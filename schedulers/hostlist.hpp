@@ -11,4 +11,9 @@ namespace nvlsim {
 // Throws std::invalid_argument saying what is wrong (unbalanced bracket, bad or reversed range, empty name).
 std::vector<std::string> expand_hostlist(std::string_view expression);
 
+// The inverse for one bracket group: names ending in numbers that run on under one prefix and one width
+// become "prefix[a-b,c]", in the order given; other names stay as they are. expand_hostlist of the
+// result gives the names back.
+std::string compress_hostlist(const std::vector<std::string>& names);
+
 }  // namespace nvlsim

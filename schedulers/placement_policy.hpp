@@ -8,12 +8,9 @@
 
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
+#include "schedulers/job_request.hpp"
 
 namespace nvlsim {
-
-struct JobRequest {
-  int gpus = 0;
-};
 
 class PlacementPolicy {
  public:

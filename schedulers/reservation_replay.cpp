@@ -31,9 +31,9 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   } else {
     rebuild(now_state, endings);
   }
-  if (head.gpus != walked_request_ || &policy != walked_policy_) {
+  if (head != walked_request_ || &policy != walked_policy_) {
     settled_ = false;
-    walked_request_ = head.gpus;
+    walked_request_ = head;
     walked_policy_ = &policy;
   }
   if (!settled_) {

@@ -66,7 +66,7 @@ class ReservationReplay {
   std::uint64_t down_changes_ = 0;  // the present's down_changes() that future_ reflects
   // The request the entries were last walked for, and what the walk found (placed on future_, or nullopt
   // when nothing fits): still the answer while future_ and its last released entry are unchanged.
-  int walked_request_ = -1;
+  std::optional<JobRequest> walked_request_;
   const PlacementPolicy* walked_policy_ = nullptr;
   bool settled_ = false;
   bool verified_ = false;  // the head was asked on the state before the last release, and did not fit

@@ -1,10 +1,12 @@
 #pragma once
 // "tree": Slurm's topology/tree over the InfiniBand fat tree. NVLink domains are invisible to it; it keeps
-// a job under as low a switch as possible.
+// a job under as few leaf switches as it can.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "schedulers/placement_policy.hpp"
 #include "schedulers/policy_spec.hpp"
@@ -17,16 +19,22 @@ class TreePolicy final : public PlacementPolicy {
   TreePolicy(std::string name, SwitchTree tree);
 
   const std::string& name() const override { return name_; }
-  // The lowest-level switch whose trays have enough free GPUs, best fit at that level (fewest free GPUs
-  // that suffice, lowest index on ties). Under it, leaves as Slurm's best fit: the tightest leaf that
-  // holds the rest, else the leaf with the most free GPUs taken whole, repeatedly (lowest index on ties).
-  // Inside a leaf, as per-gpu: a part of at most one tray's GPUs goes to the tightest tray, otherwise trays
-  // in index order, sharing trays. O(trays + switches) per call.
+  // Slurm 22.05's select/cons_tres with topology/tree (_eval_nodes_topo), decision for decision as
+  // tests/slurm_oracle checks it against the real Slurm: under the highest switch, the nodes of the
+  // lowest scheduling weights that suffice; then leaf switches one at a time, the nearest to those used
+  // and the tightest in nodes, their nodes in index order; GPUs on them as per-gpu picks them.
+  // O(trays / 64 + offered trays x levels + leaves x switches) per call: only trays with a free GPU are
+  // looked at. Throws std::invalid_argument for fewer than 1 GPU.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
+  // As per-gpu's: enough free GPUs, and idle trays for a whole-tray request. O(1).
+  bool may_fit(const ClusterState& state, const JobRequest& request) const override;
 
  private:
   std::string name_;
   SwitchTree tree_;
+  std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending
+  std::vector<int> parent_;              // per switch: its parent, or 0 for a top switch as Slurm keeps it
+  std::vector<std::vector<std::uint32_t>> distance_;  // switch hops between switches; kUnreachable if none
 };
 
 // Takes no parameters; the leaf grouping comes from the context (trays_per_leaf, leaves_per_group, topology).

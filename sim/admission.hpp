@@ -5,20 +5,25 @@
 #include <unordered_map>
 
 #include "schedulers/placement_policy.hpp"
+#include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
 
 class Admission {
  public:
-  Admission(const PlacementPolicy& policy, const ClusterShape& shape) : policy_(policy), empty_(shape) {}
+  // `config` gives the request settings (shaping, CPUs per GPU); it must outlive the admission.
+  Admission(const PlacementPolicy& policy, const ClusterShape& shape, const SimulationConfig& config)
+      : policy_(policy), config_(config), empty_(shape) {}
   // Empty when the job can run under the policy on this machine; otherwise why not.
   std::string rejection_reason(const Job& job);
 
  private:
   const PlacementPolicy& policy_;
+  const SimulationConfig& config_;
   ClusterState empty_;
-  std::unordered_map<int, bool> placeable_;  // by GPU count: traces repeat sizes
+  // By the trace job's GPU count: traces repeat sizes, and a run shapes every size the same way.
+  std::unordered_map<int, bool> placeable_;
 };
 
 }  // namespace nvlsim

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "models/input_error.hpp"
+#include "schedulers/job_request.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "sim/cli_args.hpp"
 
@@ -50,10 +51,13 @@ PlatformOptions parse_platform(Args& a) {
       p.node_names = a.value(flag);
     else if (flag == "-o" || flag == "--output")
       p.output = a.value(flag);
+    else if (flag == "--write-topology")
+      p.topology_output = a.value(flag);
     else
       fail(flag, "unknown option of `nvlsim platform` (see nvlsim --help)");
   }
-  if (p.output.empty()) fail("platform", "-o FILE is required");
+  if (p.output.empty() && p.topology_output.empty())
+    fail("platform", "-o FILE or --write-topology FILE is required");
   return p;
 }
 
@@ -127,6 +131,15 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.sim.requeue.max_requeue = a.number<int>(flag, 0, 1 << 20);
     else if (flag == "--no-walltime-kill")
       r.sim.walltime_kill = false;
+    else if (flag == "--default-time")
+      r.default_time = a.number<double>(flag, 1.0, 1e12);
+    else if (flag == "--request-shape") {
+      const std::string& text = a.value(flag);
+      if (!parse_request_shaping(text, r.sim.request_shaping))
+        fail(flag, fmt::format("expected gpus, nodes or auto, got \"{}\"", text));
+    } else if (flag == "--cpus-per-gpu")
+      // The platform's cores per tray bound it further (run_command checks once the platform is loaded).
+      r.sim.cpus_per_gpu = a.number<int>(flag, 0, 1 << 20);
     else if (flag == "--sample")
       r.sample_step = a.number<double>(flag, 0.0, 1e12);
     else if (flag == "--plots")
@@ -154,6 +167,8 @@ std::string usage() {
 Usage:
   nvlsim [options]                      replay a trace under one or more policies
   nvlsim platform --racks N -o FILE     write an NVL72 platform file with N racks
+  nvlsim platform ... --write-topology FILE
+                                        also (or only) write the Slurm topology.conf of its leaf switches
   nvlsim workload mix|convert ...       generate or convert traces (see below)
 
 Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
@@ -166,7 +181,8 @@ Platform options (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md):
   --ib-switch-radix N        ports per InfiniBand switch; a leaf serves N/2 trays per rail (64)
   --nvlink-sharp             NVSwitches reduce in place (NVLink SHARP) for all-reduce
   --node-names HOSTLIST      Slurm node name of each tray in order, e.g. "gb[01-08]n[01-18]", for
-                             --topology files (default: trays map to nodes by order of appearance)
+                             --topology files (default: trays map to nodes by order of appearance;
+                             --write-topology then names them tray-0, tray-1, ...)
 
 Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rack):
   --gpu-hour-usd X         rental price per GPU-hour; replaces the owner model below
@@ -198,6 +214,13 @@ Options:
   --fit                choose K so the trace's MaxProcs and largest job fit the platform
   --write-swf          also write each policy's simulated schedule as SWF (schedule-POLICY.swf)
   --no-walltime-kill   let jobs run past their time limit (default: killed there, as Slurm does)
+  --default-time S     time limit in s of a job whose requested time (SWF field 9) is -1, as Slurm's
+                       DefaultTime (default: no limit, as Slurm's MaxTime=INFINITE)
+  --request-shape S    what a job of G GPUs asks Slurm for: gpus (--gpus=G, on any trays), nodes
+                       (ceil(G/4) whole trays; a job rounded up runs on all their GPUs) or auto (whole
+                       trays when G is a multiple of a tray's 4 GPUs, else --gpus=G) (default: auto)
+  --cpus-per-gpu K     CPU cores a job asks per GPU (--cpus-per-gpu=K), at most a tray's cores over its
+                       GPUs (144/4 = 36); 0 = one core on each tray it uses (default: 0)
   --failures SOURCE    inject failures (docs/failures.md): "llama3" (the built-in model), a model
                        FILE.json, or a replay FILE.csv (time,component,id,duration); seeded by --seed
   --failure-rate-scale X  multiply every model failure rate by X (default: 1)

@@ -2,6 +2,7 @@
 // Command-line options of the nvlsim tool.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,9 @@ struct RunOptions {
   bool write_swf = false;                   // --write-swf: each policy's schedule as SWF into --out
   std::optional<std::string> failures;      // --failures llama3 | FILE.json (model) | FILE.csv (replay)
   double failure_rate_scale = 1;            // --failure-rate-scale: multiplies every model failure rate
+  // --default-time: time limit of jobs whose requested time is unknown (Slurm's DefaultTime); infinity =
+  // no limit, as a partition without DefaultTime and with MaxTime=INFINITE (Slurm's defaults) gives.
+  double default_time = std::numeric_limits<double>::infinity();
 };
 
 struct PlatformOptions {
@@ -43,6 +47,7 @@ struct PlatformOptions {
   FabricParams fabric;
   std::string node_names;  // Slurm hostlist naming the trays in order; empty = none
   std::string output;
+  std::string topology_output;  // topology.conf of the fabric's leaves, as `tree` sees them; empty = none
 };
 
 enum class Command { run, platform, help, version };

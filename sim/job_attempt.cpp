@@ -34,7 +34,9 @@ void plan_rounds(const Job& job, const LoadedPlatform& platform, const Simulatio
   const auto plan = [collective, &fabric](std::span<const int> counts, double message) {
     return plan_collective(collective, counts, message, fabric.nvlink_sharp);
   };
-  const auto reference = reference_placement(job.gpus, platform.spec.shape.gpus_per_domain());
+  // The job runs on every GPU it was given: a whole-tray request rounded up uses the extra GPUs too.
+  const int gpus = static_cast<int>(a.allocation.gpus.size());
+  const auto reference = reference_placement(gpus, platform.spec.shape.gpus_per_domain());
   const double fixed = uncontended_time(plan(reference, 0.0), fabric);
   const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
   const double target = fraction * a.work / rounds;
@@ -51,7 +53,7 @@ void plan_rounds(const Job& job, const LoadedPlatform& platform, const Simulatio
     a.step_times.push_back(uncontended_time(std::span(&step, 1), fabric));
     a.round_comm_uncontended += a.step_times.back();
   }
-  const int one_domain[] = {job.gpus};
+  const int one_domain[] = {gpus};
   a.ideal_comm_per_round = uncontended_time(plan(one_domain, message), fabric);
 }
 

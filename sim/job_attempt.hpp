@@ -52,10 +52,10 @@ struct JobProgress {
   double checkpointed(double done, double interval, double run_time) const;
 };
 
-// Splits the attempt's work into rounds and plans one round's collective on its allocation. The
-// message is sized so that the job's reference placement (its GPUs packed into as few domains as
-// possible) communicates for exactly the job class's share of the work; the actual placement then
-// takes what the fabric makes of it.
+// Splits the attempt's work into rounds and plans one round's collective on its allocation (set before
+// the call; the job runs on all of its GPUs). The message is sized so that the job's reference placement
+// (its GPUs packed into as few domains as possible) communicates for exactly the job class's share of the
+// work; the actual placement then takes what the fabric makes of it.
 void plan_rounds(const Job& job, const LoadedPlatform& platform, const SimulationConfig& config, Attempt& a);
 
 }  // namespace nvlsim

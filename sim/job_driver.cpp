@@ -17,6 +17,7 @@
 #include "sim/hardware_health.hpp"
 #include "sim/job_attempt.hpp"
 #include "sim/job_queue.hpp"
+#include "sim/job_requests.hpp"
 #include "sim/state_sampler.hpp"
 
 namespace nvlsim {
@@ -41,8 +42,9 @@ class Driver {
         config_(config),
         outcomes_(outcomes),
         progress_(progress),
+        requests_(shape_requests(jobs, admitted, config, platform.spec.shape)),
         state_(platform.spec.shape),
-        sampler_(platform.spec.shape, platform.spec.fabric, jobs, admitted),
+        sampler_(platform.spec.shape, platform.spec.fabric, requests_, admitted),
         health_(platform),
         failure_source_(make_failure_source(config.failures, platform)),
         attempts_(jobs.size()),
@@ -77,6 +79,15 @@ class Driver {
 
  private:
   static constexpr std::size_t kNotRunning = std::numeric_limits<std::size_t>::max();
+
+  // Each admitted job's request, by job index (the others stay empty): shaped once, asked at every pass.
+  static std::vector<JobRequest> shape_requests(std::span<const Job> jobs,
+                                                std::span<const std::size_t> admitted,
+                                                const SimulationConfig& config, const ClusterShape& shape) {
+    std::vector<JobRequest> requests(jobs.size());
+    for (std::size_t j : admitted) requests[j] = request_of(jobs[j], config, shape);
+    return requests;
+  }
 
   static FailureSource make_failure_source(const FailureConfig& f, const LoadedPlatform& platform) {
     switch (f.mode) {
@@ -124,7 +135,7 @@ class Driver {
   }
 
   void submit(std::size_t job) {
-    queue_.push_back({job, jobs_[job].gpus, jobs_[job].time_limit});
+    queue_.push_back({job, requests_[job], jobs_[job].time_limit});
     dirty_ = true;
   }
 
@@ -161,7 +172,7 @@ class Driver {
     sampler_.touch(allocation);
     busy_gpus_ += static_cast<int>(allocation.gpus.size());
     running_index_[job] = running_.size();
-    running_.push_back({job, now + j.time_limit, allocation});
+    running_.push_back({job, now + j.time_limit, allocation});  // +infinity without a limit: ends never
     for (int gpu : allocation.gpus) gpu_owner_[gpu] = job;
 
     JobProgress& p = progress_of_[job];
@@ -180,7 +191,8 @@ class Driver {
     out.start = now;
     out.gpus = allocation.gpus;
     out.domains = static_cast<int>(a.domain_gpus.size());
-    if (config_.walltime_kill)
+    // A job without a limit (unknown requested time, no --default-time) is never killed for its time.
+    if (config_.walltime_kill && std::isfinite(j.time_limit))
       push_job(now + j.time_limit + kTimeSlack * std::max(1.0, j.time_limit), job, EventKind::time_limit);
     if (a.work_started > now)
       push_job(a.work_started, job, EventKind::work_start);
@@ -302,7 +314,7 @@ class Driver {
     }
     release(job);
     ++out.restarts;
-    queue_.insert({job, jobs_[job].gpus, jobs_[job].time_limit}, order_);
+    queue_.insert({job, requests_[job], jobs_[job].time_limit}, order_);
   }
 
   void begin_step(std::size_t job) {
@@ -401,6 +413,7 @@ class Driver {
   std::vector<JobOutcome>& outcomes_;
   const ProgressFn& progress_;
 
+  std::vector<JobRequest> requests_;  // before sampler_, which reads it
   ClusterState state_;
   StateSampler sampler_;
   HardwareHealth health_;

@@ -6,7 +6,7 @@ namespace nvlsim {
 
 void JobQueue::push_back(const QueuedJob& job) {
   jobs_.push_back(job);
-  gpus_ += job.gpus;
+  gpus_ += job.request.gpus;
 }
 
 void JobQueue::insert(const QueuedJob& job, std::span<const std::size_t> order) {
@@ -14,7 +14,7 @@ void JobQueue::insert(const QueuedJob& job, std::span<const std::size_t> order) 
       std::upper_bound(jobs_.begin() + static_cast<std::ptrdiff_t>(head_), jobs_.end(), order[job.job],
                        [order](std::size_t place, const QueuedJob& q) { return place < order[q.job]; });
   jobs_.insert(at, job);
-  gpus_ += job.gpus;
+  gpus_ += job.request.gpus;
 }
 
 void JobQueue::compact() {

@@ -44,7 +44,7 @@ void JobQueue::erase_started(std::size_t prefix, Started started) {
   std::size_t write = end;
   for (std::size_t read = end; read-- > head_;) {
     if (started(jobs_[read].job)) {
-      gpus_ -= jobs_[read].gpus;
+      gpus_ -= jobs_[read].request.gpus;
       continue;
     }
     jobs_[--write] = jobs_[read];

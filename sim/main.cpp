@@ -1,32 +1,15 @@
 // nvlsim: the command-line tool.
 
-#include <fmt/format.h>
-
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "models/input_error.hpp"
-#include "platforms/platform_writer.hpp"
 #include "sim/cli_options.hpp"
+#include "sim/platform_command.hpp"
 #include "sim/probe_command.hpp"
 #include "sim/run_command.hpp"
 #include "sim/workload_command.hpp"
-
-namespace {
-
-int write_platform(const nvlsim::PlatformOptions& options) {
-  std::ofstream out(options.output);
-  if (!out) throw nvlsim::InputError(fmt::format("{}: cannot write", options.output));
-  auto spec = nvlsim::nvl72_platform(options.racks);
-  spec.fabric = options.fabric;
-  spec.node_names = options.node_names;
-  out << nvlsim::platform_xml(spec);
-  return out ? 0 : 1;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -44,7 +27,7 @@ int main(int argc, char** argv) {
         std::puts(NVLSIM_VERSION);
         return 0;
       case nvlsim::Command::platform:
-        return write_platform(cli.platform);
+        return nvlsim::platform_command(cli.platform);
       case nvlsim::Command::run:
         return nvlsim::run_command(cli.run, std::vector<std::string>(argv, argv + argc));
     }

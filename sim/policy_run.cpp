@@ -13,7 +13,7 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
   PolicyResult result;
   result.policy = policy.name();
   result.outcomes.resize(jobs.size());
-  Admission admission(policy, platform.spec.shape);
+  Admission admission(policy, platform.spec.shape, config);
   std::vector<std::size_t> admitted;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::string reason = admission.rejection_reason(jobs[j]);

@@ -17,6 +17,7 @@
 #include "analysis/summary.hpp"
 #include "models/input_error.hpp"
 #include "platforms/platform_writer.hpp"
+#include "sim/cli_args.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/policy_processes.hpp"
@@ -111,6 +112,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.comm_rounds = options.sim.comm_rounds;
   manifest.collective = to_string(options.sim.collective);
   manifest.walltime_kill = options.sim.walltime_kill;
+  manifest.default_time = options.default_time;
+  manifest.request_shape = request_shaping_name(options.sim.request_shaping);
+  manifest.cpus_per_gpu = options.sim.cpus_per_gpu;
   manifest.cost = options.cost;
   manifest.sample_step = options.sample_step;
 
@@ -129,6 +133,11 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
                        platform.spec.fabric.nvlink_gpu_bw(),
                        platform.spec.fabric.nic_bw,
                        platform.spec.fabric.ib_oversubscription};
+  // A job's CPUs must fit on the trays of its GPUs, or no request with CPUs could ever be placed.
+  if (const int most = shape.cpus_per_tray / shape.gpus_per_tray; options.sim.cpus_per_gpu > most)
+    fail("--cpus-per-gpu",
+         fmt::format("must be between 0 and {} ({} CPUs per tray over {} GPUs), got {}", most,
+                     shape.cpus_per_tray, shape.gpus_per_tray, options.sim.cpus_per_gpu));
   manifest.gpus_per_rack = shape.gpus_per_domain();
   manifest.gpu_hour_usd = gpu_hour_usd(options.cost, manifest.gpus_per_rack);
 
@@ -149,14 +158,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     const SwfTrace trace = read_swf(*options.trace, SwfReadOptions{options.skip_bad_lines});
     const int procs_per_gpu =
         options.fit ? fit_procs_per_gpu(trace, shape.gpus()) : options.procs_per_gpu.value_or(1);
-    jobs = jobs_from_swf(trace, {procs_per_gpu, &classes});
+    jobs = jobs_from_swf(trace, {procs_per_gpu, &classes, options.default_time});
     manifest.trace = {*options.trace, trace.lines_read, jobs.size(), trace.skipped.size(), {},
                       procs_per_gpu,  options.fit};
     report_skipped(trace, manifest.trace);
   } else {
     const MixParams params = default_mix_params(shape.domains, shape.gpus(), options.seed);
     const SwfTrace trace = builtin_mix_trace(params);
-    jobs = jobs_from_swf(trace, {1, &classes});
+    jobs = jobs_from_swf(trace, {1, &classes, options.default_time});
     const std::string shape_text = params.jobs > 0
                                        ? fmt::format("{} jobs", params.jobs)
                                        : fmt::format("{} days, as workloads/mix.swf", params.days);

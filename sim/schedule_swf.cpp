@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <numeric>
 
 namespace nvlsim {
@@ -45,7 +46,7 @@ ScheduleSwf schedule_swf(const std::string& policy, std::span<const Job> jobs,
     r.run_time = ran ? o.finish - o.start : -1;
     r.allocated_processors = ran ? static_cast<std::int64_t>(o.gpus.size()) : -1;
     r.requested_processors = job.gpus;
-    r.requested_time = job.time_limit;
+    r.requested_time = std::isfinite(job.time_limit) ? job.time_limit : -1;  // SWF's "unknown": no limit
     r.status = status_of(o.state);
     r.executable_number = job.job_class + 1;
     out.records.push_back(r);

@@ -7,6 +7,7 @@
 
 #include "models/collective.hpp"
 #include "models/failure_model.hpp"
+#include "schedulers/job_request.hpp"
 #include "workloads/job_class.hpp"
 
 namespace nvlsim {
@@ -33,6 +34,10 @@ struct SimulationConfig {
       0.3;              // share of a job's trace run time spent communicating in its reference placement
   int comm_rounds = 1;  // compute/communicate rounds a job's run is split into
   bool walltime_kill = true;  // kill jobs at their time limit, as Slurm does
+  // How a trace job's GPU count becomes what it asks Slurm for (--request-shape), and the CPU cores it
+  // asks per GPU (--cpus-per-gpu; 0 = Slurm's default, one core on each tray it uses).
+  RequestShaping request_shaping = RequestShaping::auto_;
+  int cpus_per_gpu = 0;
   Collective collective = Collective::all_reduce;
   // The run's job classes, indexed by Job::job_class, explicit --comm-fraction/--collective already applied
   // to each; comm_fraction and collective above are the values given on the command line (or defaults).

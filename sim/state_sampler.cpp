@@ -6,8 +6,8 @@
 
 namespace nvlsim {
 
-StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric, std::span<const Job> jobs,
-                           std::span<const std::size_t> admitted)
+StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric,
+                           std::span<const JobRequest> requests, std::span<const std::size_t> admitted)
     : shape_(shape),
       nvlink_capacity_(shape.gpus() * fabric.nvlink_gpu_bw()),
       ib_capacity_(shape.gpus() * fabric.nic_bw),
@@ -18,7 +18,7 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
   std::iota(dirty_list_.begin(), dirty_list_.end(), 0);
   domains_by_run_[shape.trays_per_domain] = shape.domains;
   std::map<int, int> counts;
-  for (std::size_t j : admitted) ++counts[jobs[j].gpus];
+  for (std::size_t j : admitted) ++counts[requests[j].gpus];
   for (auto [gpus, n] : counts) size_shares_.emplace_back(gpus, static_cast<double>(n) / admitted.size());
 }
 

@@ -10,14 +10,15 @@
 #include "models/fabric_params.hpp"
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
-#include "workloads/job.hpp"
+#include "schedulers/job_request.hpp"
 
 namespace nvlsim {
 
 class StateSampler {
  public:
-  // `jobs` give the size distribution FGD fragmentation is measured against.
-  StateSampler(const ClusterShape& shape, const FabricParams& fabric, std::span<const Job> jobs,
+  // The admitted jobs' requests (`requests` by job index) give the size distribution FGD fragmentation is
+  // measured against: the GPUs the jobs ask for, which whole-tray requests may round up.
+  StateSampler(const ClusterShape& shape, const FabricParams& fabric, std::span<const JobRequest> requests,
                std::span<const std::size_t> admitted);
 
   // Trays whose free GPUs changed since the last record.

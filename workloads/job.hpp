@@ -10,7 +10,7 @@ struct Job {
   std::int64_t id = 0;     // SWF job number
   double submit_time = 0;  // s since the trace's first submission
   int gpus = 0;            // GPUs requested (0 when the trace does not say)
-  double time_limit = 0;   // s; SWF requested time, or the trace run time when unknown
+  double time_limit = 0;   // s; SWF requested time, else --default-time; +infinity = no limit
   double run_time = 0;     // s; trace run time T (-1 when the trace does not say)
   std::size_t line = 0;    // line of the trace file, for messages
   int job_class = 0;       // index into the run's class table (workloads/job_class.hpp)

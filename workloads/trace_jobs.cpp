@@ -49,7 +49,7 @@ std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& opt
     jobs.push_back({.id = record.job_number,
                     .submit_time = record.submit_time - first_submit,
                     .gpus = gpu_count(record, options.procs_per_gpu, trace.path, line),
-                    .time_limit = record.requested_time != -1 ? record.requested_time : record.run_time,
+                    .time_limit = record.requested_time != -1 ? record.requested_time : options.default_time,
                     .run_time = record.run_time,
                     .line = line,
                     .job_class = classes.classify(record)});

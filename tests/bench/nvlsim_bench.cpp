@@ -4,7 +4,10 @@
 // policy, then a line `all` for the policies replayed together as `nvlsim --policy a,b,c` does by default
 // (two at once); all of them in bench.json.
 //
-//   nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--out bench.json] [--list]
+//   nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--request-shape gpus|nodes|auto]
+//                [--cpus-per-gpu K] [--out bench.json] [--list]
+//
+// Jobs ask as `nvlsim` asks by default (--request-shape auto, --cpus-per-gpu 0) unless told otherwise.
 //
 // Timed apart, so that the per-policy figures hold only the replay: writing and loading the platform
 // (once per rack count) and generating the trace (once per scenario).
@@ -17,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,11 +32,14 @@
 #include <string>
 #include <vector>
 
+#include "models/cluster_shape.hpp"
 #include "models/failure_model.hpp"
 #include "platforms/platform_writer.hpp"
+#include "schedulers/job_request.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/policy_processes.hpp"
+#include "sim/simulation_config.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/job_class.hpp"
 
@@ -180,7 +187,14 @@ Json run_set(const std::vector<std::string>& policy_names, int parallel,
 
 // Everything on one rack count, in one process: SimGrid loads one platform per process, and the
 // loaded platform serves every trace because only the children run the engine.
-Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vector<std::string>& policies) {
+// How jobs ask for resources, as nvlsim's --request-shape and --cpus-per-gpu; the defaults are nvlsim's.
+struct RequestSettings {
+  nvlsim::RequestShaping shaping = nvlsim::SimulationConfig{}.request_shaping;
+  int cpus_per_gpu = nvlsim::SimulationConfig{}.cpus_per_gpu;
+};
+
+Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vector<std::string>& policies,
+               const RequestSettings& requests) {
   Json out{{"racks", racks}};
   auto t0 = Clock::now();
   const auto file = std::filesystem::temp_directory_path() / fmt::format("nvlsim-bench-{}.xml", getpid());
@@ -200,6 +214,8 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
   for (const Scenario& sc : scenarios) {
     nvlsim::SimulationConfig config;
     config.classes = nvlsim::builtin_class_table().classes;  // as `nvlsim` replays the built-in mix
+    config.request_shaping = requests.shaping;
+    config.cpus_per_gpu = requests.cpus_per_gpu;
     if (sc.failures) {
       config.failures.mode = nvlsim::FailureMode::model;
       config.failures.model = nvlsim::llama3_failure_model();
@@ -242,8 +258,8 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
 
 int usage() {
   std::fprintf(stderr,
-               "usage: nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--out bench.json] "
-               "[--list]\n");
+               "usage: nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] "
+               "[--request-shape gpus|nodes|auto] [--cpus-per-gpu K] [--out bench.json] [--list]\n");
   return 2;
 }
 
@@ -255,6 +271,7 @@ int main(int argc, char** argv) {
   std::string out = "bench.json";
   std::vector<std::string> policies = {"per-gpu", "block", "sub-block"};
   std::vector<std::string> wanted;
+  RequestSettings requests;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -268,6 +285,17 @@ int main(int argc, char** argv) {
       policies = split(argv[++i]);
     } else if (a == "--scenario" && has_value) {
       wanted = split(argv[++i]);
+    } else if (a == "--request-shape" && has_value) {
+      if (!nvlsim::parse_request_shaping(argv[++i], requests.shaping)) return usage();
+    } else if (a == "--cpus-per-gpu" && has_value) {
+      // A tray's 144 cores over its 4 GPUs, as nvlsim checks on the bench's NVL72 platforms.
+      const std::string value = argv[++i];
+      const auto [end, ec] =
+          std::from_chars(value.data(), value.data() + value.size(), requests.cpus_per_gpu);
+      const nvlsim::ClusterShape shape;
+      if (ec != std::errc{} || end != value.data() + value.size() || requests.cpus_per_gpu < 0 ||
+          requests.cpus_per_gpu > shape.cpus_per_tray / shape.gpus_per_tray)
+        return usage();
     } else {
       return usage();
     }
@@ -307,7 +335,7 @@ int main(int argc, char** argv) {
     std::vector<Scenario> mine;
     for (const Scenario& s : scenarios)
       if (s.racks == racks) mine.push_back(s);
-    const auto part = in_child([&] { return run_racks(racks, mine, policies).dump(); });
+    const auto part = in_child([&] { return run_racks(racks, mine, policies, requests).dump(); });
     if (!part) {
       std::fprintf(stderr, "nvlsim-bench: the runs on %d racks failed\n", racks);
       failed = true;
@@ -320,6 +348,8 @@ int main(int argc, char** argv) {
   }
   Json result{{"load", kLoad},
               {"seed", kSeed},
+              {"request_shape", std::string(nvlsim::request_shaping_name(requests.shaping))},
+              {"cpus_per_gpu", requests.cpus_per_gpu},
               {"cores", static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))},
               {"load_average_before", load_before},
               {"load_average_after", load_average()},

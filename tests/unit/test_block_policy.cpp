@@ -101,7 +101,8 @@ TEST_CASE("backfill under block keeps other jobs out of the head job's reserved 
   // Head: 25 nodes, the 36-node level. Pairs (0, 1) and (2, 3) offer 18 each now: it waits; at 100 it
   // gets racks 0 and 1. Job 11 (long) goes to rack 3 (ties with rack 1, later wins) and starts; job 12
   // (long) then only has rack 1, reserved: it waits. Job 13 ends by 100, so it may use rack 1.
-  const std::vector<nvlsim::QueuedJob> queue = {{10, 100, 500}, {11, 4, 500}, {12, 4, 500}, {13, 4, 50}};
+  const std::vector<nvlsim::QueuedJob> queue = {
+      {10, {100}, 500}, {11, {4}, 500}, {12, {4}, 500}, {13, {4}, 50}};
   const auto started = nvlsim::easy_backfill(0, state, queue, running, *policy);
   REQUIRE(started.size() == 2);
   CHECK(started[0].job == 11);

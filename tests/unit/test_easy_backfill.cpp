@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -79,7 +80,7 @@ TEST_CASE("backfill starts a job that ends by the shadow time, even on reserved 
   // and per-gpu gives it trays 0..1: shadow time 100, reserved GPUs 0..7.
   // Job 2 (4 GPUs) fits now on tray 0, inside the reservation, but ends by 100 (the limit is inclusive).
   const double limit = GENERATE(50.0, 100.0);
-  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 4, limit}};
+  const std::vector<QueuedJob> queue = {{1, {8}, 10}, {2, {4}, limit}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, ids(0, 4)}});
 }
 
@@ -88,7 +89,7 @@ TEST_CASE("backfill does not start a job that would delay the head", "[easy_back
   const std::vector<RunningJob> running = {run(state, 0, 100, ids(4, 16))};
   // As above: head job 1 reserves GPUs 0..7 from t=100. Job 2 would sit on GPUs 0..3 until 150, so it
   // stays queued; job 3 behind it ends at 60 and takes those GPUs instead.
-  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 4, 150}, {3, 4, 60}};
+  const std::vector<QueuedJob> queue = {{1, {8}, 10}, {2, {4}, 150}, {3, {4}, 60}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(0, 4)}});
 }
 
@@ -100,7 +101,7 @@ TEST_CASE("backfill starts a long job that uses nothing reserved", "[easy_backfi
   // Head job 2 (8 GPUs): when job 0 ends at 100, trays 0..1 (8) and 3 (4) are free runs; the tightest that
   // holds 8 is trays 0..1: reserved GPUs 0..7. (Replaying job 1 first would reserve 8..15 at 200.)
   // Job 3 fits now on tray 3 and runs far past 100, but touches nothing reserved.
-  const std::vector<QueuedJob> queue = {{2, 8, 10}, {3, 4, 1000}};
+  const std::vector<QueuedJob> queue = {{2, {8}, 10}, {3, {4}, 1000}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(12, 16)}});
 }
 
@@ -108,7 +109,7 @@ TEST_CASE("jobs start in queue order while they fit", "[easy_backfill]") {
   const ClusterState state(kFourTrays);
   // Job 5 (4) takes tray 0 (all trays tie, lowest first); job 3 (8) takes trays 1..2 from the run 1..3;
   // job 9 (4) takes tray 3. Job 1 then finds nothing free and becomes the head with nothing after it.
-  const std::vector<QueuedJob> queue = {{5, 4, 30}, {3, 8, 20}, {9, 4, 40}, {1, 1, 5}};
+  const std::vector<QueuedJob> queue = {{5, {4}, 30}, {3, {8}, 20}, {9, {4}, 40}, {1, {1}, 5}};
   CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) ==
         Started{{5, ids(0, 4)}, {3, ids(4, 12)}, {9, ids(12, 16)}});
 }
@@ -117,7 +118,7 @@ TEST_CASE("the head's reservation counts jobs started in the same pass", "[easy_
   const ClusterState state(kFourTrays);
   // At t=10 job 5 (12 GPUs) starts on trays 0..2 until 10 + 100 = 110. Head job 3 wants all 16: shadow
   // time 110, everything reserved. Job 9 on tray 3 would end at 111, too late; job 4 ends at 110, in time.
-  const std::vector<QueuedJob> queue = {{5, 12, 100}, {3, 16, 10}, {9, 4, 101}, {4, 4, 100}};
+  const std::vector<QueuedJob> queue = {{5, {12}, 100}, {3, {16}, 10}, {9, {4}, 101}, {4, {4}, 100}};
   CHECK(started(easy_backfill(10, state, queue, {}, kPerGpu)) == Started{{5, ids(0, 12)}, {4, ids(12, 16)}});
 }
 
@@ -129,7 +130,7 @@ TEST_CASE("running jobs ending together are replayed by job index", "[easy_backf
   // Head job 1 (4 GPUs). Job 3 is replayed first: tray 0 becomes idle and the head fits there, so GPUs
   // 0..3 are reserved from 100. Job 2 (1 GPU until 1000) would take GPU 0 (tray 0, 2 free, is the best
   // fit) and must wait. Replaying job 7 first would have reserved tray 2 instead and let job 2 start.
-  const std::vector<QueuedJob> queue = {{1, 4, 10}, {2, 1, 1000}};
+  const std::vector<QueuedJob> queue = {{1, {4}, 10}, {2, {1}, 1000}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)).empty());
 }
 
@@ -142,7 +143,7 @@ TEST_CASE("a reservation's held trays are reserved too", "[easy_backfill]") {
   // Head job 1 (2 GPUs) is reserved GPUs 0, 1 of tray 0 from 100. Job 2 (1 GPU until 1000) fits on GPU 2,
   // which per-gpu does not reserve; under the holding policy the reservation also holds tray 0, so job 2
   // would be in the head's way and must wait.
-  const std::vector<QueuedJob> queue = {{1, 2, 10}, {2, 1, 1000}};
+  const std::vector<QueuedJob> queue = {{1, {2}, 10}, {2, {1}, 1000}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, {2}}});
   CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{})).empty());
 }
@@ -152,7 +153,7 @@ TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_ba
   const std::vector<RunningJob> running = {run(state, 0, 100, ids(4, 16))};
   // Head job 1 reserves GPUs 0..7 from 100. Jobs 2 and 3 (8 GPUs) cannot start now; job 4 could (ends
   // at 50), but it is the third job past the head.
-  const std::vector<QueuedJob> queue = {{1, 8, 10}, {2, 8, 10}, {3, 8, 10}, {4, 4, 50}};
+  const std::vector<QueuedJob> queue = {{1, {8}, 10}, {2, {8}, 10}, {3, {8}, 10}, {4, {4}, 50}};
   const auto with_limit = [&](std::size_t limit) {
     return started(easy_backfill(0, state, queue, running, kPerGpu, BackfillConfig{limit}));
   };
@@ -165,7 +166,7 @@ TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_ba
 TEST_CASE("a head that can never fit is passed over: jobs past it start", "[easy_backfill]") {
   const ClusterState state(kFourTrays);
   // Job 0 starts on tray 0; job 1 wants 20 of 16 GPUs, so nothing is promised to it and job 2 starts.
-  const std::vector<QueuedJob> queue = {{0, 4, 10}, {1, 20, 10}, {2, 1, 1}};
+  const std::vector<QueuedJob> queue = {{0, {4}, 10}, {1, {20}, 10}, {2, {1}, 1}};
   CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}, {2, ids(4, 5)}});
   // Without the backfill pass, jobs start in order only, and job 2 waits behind job 1.
   BackfillConfig in_order;
@@ -181,7 +182,7 @@ TEST_CASE("past a head that can never fit, the next job that cannot start gets t
   const std::vector<RunningJob> running = {run(state, 9, 100, ids(8, 12))};
   // Job 2 (8 GPUs) does not fit now and gets the reservation: GPUs 8..15 from 100. Job 3 (4 GPUs, 200 s)
   // would take GPUs 12..15 past 100, so it waits; job 4 (4 GPUs, 50 s) ends by then and starts.
-  const std::vector<QueuedJob> queue = {{1, 12, 10}, {2, 8, 10}, {3, 4, 200}, {4, 4, 50}};
+  const std::vector<QueuedJob> queue = {{1, {12}, 10}, {2, {8}, 10}, {3, {4}, 200}, {4, {4}, 50}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{4, ids(12, 16)}});
 }
 
@@ -194,9 +195,20 @@ TEST_CASE("a pass reports what the jobs past a head that can never fit showed", 
   // Head job 1 wants 20 of 16 GPUs and is passed over. Job 2 (14 GPUs) fits the idle GPUs by count but
   // not the free ones: the pass is placement-blocked. Job 2 then gets the reservation (from 100), and job
   // 3 ends before it.
-  const std::vector<QueuedJob> queue = {{1, 20, 10}, {2, 14, 10}, {3, 1, 10}};
+  const std::vector<QueuedJob> queue = {{1, {20}, 10}, {2, {14}, 10}, {3, {1}, 10}};
   nvlsim::BackfillReport report;
   CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{}, {}, &report)) ==
         Started{{3, ids(4, 5)}});
   CHECK(report.placement_blocked);
+}
+
+TEST_CASE("backfill keeps a job without a time limit off resources promised at the end of time",
+          "[easy_backfill]") {
+  const double forever = std::numeric_limits<double>::infinity();
+  ClusterState state(kFourTrays);
+  // Job 0 never ends by its limit; the head (16 GPUs) is promised everything once it does.
+  const std::vector<RunningJob> running = {run(state, 0, forever, ids(4, 16))};
+  // Job 2 has no limit either: it would hold GPUs the head is promised, so it waits. Job 3 ends.
+  const std::vector<QueuedJob> queue = {{1, {16}, 10}, {2, {4}, forever}, {3, {4}, 50}};
+  CHECK(started(nvlsim::easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(0, 4)}});
 }

@@ -254,6 +254,28 @@ TEST_CASE("shipped platforms are what `nvlsim platform` writes", "[platform]") {
   }
 }
 
+TEST_CASE("nvlsim platform --write-topology writes the leaves `tree` uses, named as the platform",
+          "[platform]") {
+  const auto dir = scratch_dir("platform-topology");
+  const auto conf = dir / "topology.conf";
+  REQUIRE(
+      run_nvlsim("platform --racks 2 --ib-switch-radix 16 --write-topology " + conf.string(), dir).status ==
+      0);
+  // A radix-16 leaf serves 8 trays: 36 trays make 4 full leaves and one of 4, under one spine.
+  CHECK(slurp(conf.string()) ==
+        "# Written by nvlsim: the switches its tree policy places under.\n"
+        "SwitchName=leaf0 Nodes=tray-[0-7]\nSwitchName=leaf1 Nodes=tray-[8-15]\n"
+        "SwitchName=leaf2 Nodes=tray-[16-23]\nSwitchName=leaf3 Nodes=tray-[24-31]\n"
+        "SwitchName=leaf4 Nodes=tray-[32-35]\nSwitchName=spine0 Switches=leaf[0-4]\n");
+  const auto named = dir / "named.conf";
+  REQUIRE(
+      run_nvlsim("platform --racks 2 --node-names gb[01-02]n[01-18] --write-topology " + named.string(), dir)
+          .status == 0);
+  CHECK_THAT(slurp(named.string()), Catch::Matchers::Contains("SwitchName=leaf1 Nodes=gb02n[15-18]"));
+  CHECK(run_nvlsim("platform --racks 2 --node-names gb[01-02] --write-topology " + named.string(), dir)
+            .status == 2);
+}
+
 namespace {
 
 // Under whole-block scheduling no two jobs share a rack at the same time.

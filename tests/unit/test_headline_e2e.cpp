@@ -203,11 +203,24 @@ TEST_CASE("the default mix: identities hold, and topology-aware policies use NVL
   const double per_gpu = summary.num(row.at("per-gpu"), "bw_utilization");
   CHECK(per_gpu < summary.num(row.at("block"), "bw_utilization"));
   CHECK(per_gpu < summary.num(row.at("sub-block"), "bw_utilization"));
-  // per-gpu places any job that fits by count, so it never strands a free GPU.
-  CHECK(summary.num(row.at("per-gpu"), "stranded_gpu_hours") == 0);
   // The table prints each headline figure's change against per-gpu.
   CHECK(r.out.find("change against per-gpu") != std::string::npos);
   CHECK(r.out.find('%') != std::string::npos);
+}
+
+TEST_CASE("per-gpu strands no free GPU when every job asks a GPU count (--request-shape gpus)",
+          "[e2e][metrics]") {
+  // per-gpu places a --gpus=G request anywhere G GPUs are free. Under the default `auto` shape a job of a
+  // multiple of 4 GPUs asks whole trays, which free GPUs scattered over shared trays cannot give, so
+  // only the `gpus` shape makes "fits by count" mean "can be placed".
+  const auto dir = scratch_dir("headline-gpus-shape");
+  const auto r =
+      run_nvlsim("--quiet --policy per-gpu --request-shape gpus --out " + (dir / "out").string(), dir);
+  REQUIRE(r.status == 0);
+  check_headline_identities(dir / "out");
+  const auto summary = read_csv((dir / "out/summary.csv").string());
+  REQUIRE(summary.rows.size() == 1);
+  CHECK(summary.num(0, "stranded_gpu_hours") == 0);
 }
 
 TEST_CASE("timeseries.csv is reproducible, and --sample gives the state at fixed steps", "[e2e][metrics]") {

@@ -23,7 +23,7 @@ std::vector<std::size_t> ids(const JobQueue& q) {
 
 TEST_CASE("job queue removes started jobs from its front part only, keeping order and the GPU total") {
   JobQueue q;
-  for (std::size_t j = 0; j < 8; ++j) q.push_back({j, static_cast<int>(j + 1), 60});
+  for (std::size_t j = 0; j < 8; ++j) q.push_back({j, {static_cast<int>(j + 1)}, 60});
   REQUIRE(q.gpus() == 36);
   const std::set<std::size_t> started{0, 2, 3, 6};
   q.erase_started(5, [&](std::size_t j) { return started.count(j) > 0; });
@@ -36,9 +36,9 @@ TEST_CASE("job queue removes started jobs from its front part only, keeping orde
 TEST_CASE("job queue puts a requeued job back at its admission place") {
   JobQueue q;
   std::vector<std::size_t> order{0, 1, 2, 3, 4};
-  for (std::size_t j : {1, 3, 4}) q.push_back({j, 2, 60});
-  q.insert({2, 8, 60}, order);
-  q.insert({0, 8, 60}, order);
+  for (std::size_t j : {1, 3, 4}) q.push_back({j, {2}, 60});
+  q.insert({2, {8}, 60}, order);
+  q.insert({0, {8}, 60}, order);
   CHECK(ids(q) == std::vector<std::size_t>{0, 1, 2, 3, 4});
   CHECK(q.gpus() == 22);
 }
@@ -50,7 +50,7 @@ TEST_CASE("job queue agrees with a plain vector over a long random life, through
   std::size_t next = 0;
   for (int step = 0; step < 20000; ++step) {
     for (int k = static_cast<int>(rng() % 4); k > 0; --k) {
-      const QueuedJob job{next++, static_cast<int>(rng() % 64) + 1, 60};
+      const QueuedJob job{next++, {static_cast<int>(rng() % 64) + 1}, 60};
       q.push_back(job);
       reference.push_back(job);
     }
@@ -69,5 +69,5 @@ TEST_CASE("job queue agrees with a plain vector over a long random life, through
   for (const QueuedJob& j : reference) expected.push_back(j.job);
   CHECK(ids(q) == expected);
   CHECK(q.gpus() == std::accumulate(reference.begin(), reference.end(), std::int64_t{0},
-                                    [](std::int64_t s, const QueuedJob& j) { return s + j.gpus; }));
+                                    [](std::int64_t s, const QueuedJob& j) { return s + j.request.gpus; }));
 }

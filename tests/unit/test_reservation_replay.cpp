@@ -49,7 +49,7 @@ class Machine {
     for (int k = static_cast<int>(rng_() % 3); k > 0; --k) {
       static constexpr int kSizes[] = {1, 2, 4, 8, 16, 32, 36, 64, 72, 100, 128, 144};
       const int gpus = kSizes[rng_() % std::size(kSizes)];
-      queue_.push_back({next_job_++, gpus, static_cast<double>(50 + rng_() % 400)});
+      queue_.push_back({next_job_++, {gpus}, static_cast<double>(50 + rng_() % 400)});
     }
     // Jobs end at their limit or, one in three, early.
     for (std::size_t i = 0; i < running_.size();) {
@@ -95,7 +95,7 @@ class Machine {
     for (std::size_t i = 0; i < running_.size(); ++i) {
       const auto& gpus = running_[i].allocation.gpus;
       if (std::find(gpus.begin(), gpus.end(), gpu) != gpus.end()) {
-        queue_.insert(queue_.begin(), {running_[i].job, static_cast<int>(gpus.size()), 100});
+        queue_.insert(queue_.begin(), {running_[i].job, {static_cast<int>(gpus.size())}, 100});
         end(i);
         break;
       }
@@ -138,7 +138,7 @@ TEST_CASE("a reservation carried between passes equals one replayed from the pre
       machine.step();
       if (!machine.queue().empty()) {
         const auto endings = machine.endings();
-        const nvlsim::JobRequest head{machine.queue().front().gpus};
+        const nvlsim::JobRequest head = machine.queue().front().request;
         const auto kept = carried.reserve(machine.now(), machine.state(), endings, head, *policy);
         const auto fresh =
             ReservationReplay{}.reserve(machine.now(), machine.state(), endings, head, *policy);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,8 @@
 #include "schedulers/hostlist.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "schedulers/slurm_topology.hpp"
+#include "schedulers/switch_tree.hpp"
+#include "schedulers/topology_conf_writer.hpp"
 
 using Catch::Matchers::Contains;
 using nvlsim::ClusterShape;
@@ -15,6 +18,7 @@ using nvlsim::ClusterState;
 using nvlsim::InputError;
 using nvlsim::PolicyContext;
 using nvlsim::SlurmTopology;
+using nvlsim::test::concat;
 using nvlsim::test::ids;
 using nvlsim::test::tray_gpus;
 
@@ -179,8 +183,8 @@ TEST_CASE("tree follows the topology's switches", "[slurm_topology]") {
   const ClusterState empty(context.shape);
   // 120 GPUs: l2 (32 trays, 128 GPUs) is tighter than l1 (160): trays 40..69.
   CHECK(tree->place(empty, {120})->gpus == tray_gpus(40, 70));
-  // 200 GPUs: only top; l1 (160) whole, then 40 of l2.
-  CHECK(tree->place(empty, {200})->gpus == tray_gpus(0, 50));
+  // 200 GPUs: l2 again has the fewer usable nodes, and goes whole; then 72 of l1.
+  CHECK(tree->place(empty, {200})->gpus == concat(tray_gpus(0, 18), tray_gpus(40, 72)));
 }
 
 TEST_CASE("a topology naming trays beyond the machine is an input error", "[slurm_topology]") {
@@ -189,4 +193,36 @@ TEST_CASE("a topology naming trays beyond the machine is an input error", "[slur
   CHECK_THROWS_AS(nvlsim::make_policy("block", context), InputError);
   context.topology = nvlsim::parse_topology_conf("SwitchName=s Nodes=n[01-19]\n", "t.conf");
   CHECK_THROWS_AS(nvlsim::make_policy("tree", context), InputError);
+}
+
+TEST_CASE("the topology.conf of nvlsim's own leaves gives tree the same placements", "[slurm_topology]") {
+  PolicyContext own{ClusterShape{4, 18, 4}};
+  own.trays_per_leaf = 8;  // 9 leaves, the last cut by no rack boundary
+  for (int tray = 0; tray < own.shape.trays(); ++tray) own.node_names.push_back("gb" + std::to_string(tray));
+  const std::string text = nvlsim::topology_conf_text(nvlsim::make_switch_tree(own), own.node_names);
+  CHECK_THAT(text, Contains("SwitchName=leaf8 Nodes=gb[64-71]"));
+  PolicyContext from_file = own;
+  from_file.topology = nvlsim::parse_topology_conf(text, "written.conf");
+  const auto a = nvlsim::make_policy("tree", own);
+  const auto b = nvlsim::make_policy("tree", from_file);
+
+  std::mt19937 rng(7);
+  for (int round = 0; round < 50; ++round) {
+    ClusterState state(own.shape);
+    std::vector<int> busy;
+    for (int gpu = 0; gpu < own.shape.gpus(); ++gpu)
+      if (rng() % 3 == 0) busy.push_back(gpu);
+    state.apply(nvlsim::Allocation{busy, {}});
+    for (int gpus : {1, 3, 4, 6, 8, 16, 24, 40, 64}) {
+      for (auto shape : {nvlsim::RequestShape::gpus, nvlsim::RequestShape::nodes}) {
+        if (shape == nvlsim::RequestShape::nodes && gpus % 4) continue;
+        const nvlsim::JobRequest request{gpus, shape};
+        INFO("round " << round << ", " << gpus << " GPUs");
+        const auto x = a->place(state, request);
+        const auto y = b->place(state, request);
+        REQUIRE(x.has_value() == y.has_value());
+        if (x) CHECK(x->gpus == y->gpus);
+      }
+    }
+  }
 }

@@ -41,10 +41,12 @@ std::string swf(const std::vector<Line>& lines) {
   return text;
 }
 
-std::vector<Job> jobs_of(const std::vector<Line>& lines) {
+std::vector<Job> jobs_of(const std::vector<Line>& lines, const nvlsim::TraceJobOptions& options = {}) {
   std::istringstream in(swf(lines));
-  return jobs_from_swf(nvlsim::parse_swf(in, "jobs.swf"));
+  return jobs_from_swf(nvlsim::parse_swf(in, "jobs.swf"), options);
 }
+
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
 std::vector<std::int64_t> ids(const std::vector<Job>& jobs) {
   std::vector<std::int64_t> result;
@@ -99,22 +101,32 @@ TEST_CASE("GPUs come from allocated, then requested processors, else 0", "[jobs]
   CHECK(jobs[3].gpus == 0);  // a known 0 is not unknown
 }
 
-TEST_CASE("time limit is the requested time, else the trace run time", "[jobs]") {
-  const std::vector<Job> jobs = jobs_of({{.id = 1, .run = 100, .requested_time = 3600},
-                                         {.id = 2, .run = 100, .requested_time = -1},
-                                         {.id = 3, .run = -1, .requested_time = -1},
-                                         {.id = 4, .run = 0, .requested_time = -1},
-                                         {.id = 5, .run = -1, .requested_time = 60}});
+TEST_CASE("time limit is the requested time, else no limit, as Slurm's MaxTime=INFINITE", "[jobs]") {
+  const std::vector<Line> lines = {{.id = 1, .run = 100, .requested_time = 3600},
+                                   {.id = 2, .run = 100, .requested_time = -1},
+                                   {.id = 3, .run = -1, .requested_time = -1},
+                                   {.id = 4, .run = 0, .requested_time = -1},
+                                   {.id = 5, .run = -1, .requested_time = 60}};
+  const std::vector<Job> jobs = jobs_of(lines);
   REQUIRE(jobs.size() == 5);
   CHECK(jobs[0].time_limit == 3600);
   CHECK(jobs[0].run_time == 100);
-  CHECK(jobs[1].time_limit == 100);
-  CHECK(jobs[2].time_limit == -1);
+  CHECK(jobs[1].time_limit == kNoLimit);  // not its run time: placement may slow it
+  CHECK(jobs[2].time_limit == kNoLimit);
   CHECK(jobs[2].run_time == -1);
-  CHECK(jobs[3].time_limit == 0);
+  CHECK(jobs[3].time_limit == kNoLimit);
   CHECK(jobs[3].run_time == 0);
   CHECK(jobs[4].time_limit == 60);
   CHECK(jobs[4].run_time == -1);
+
+  SECTION("a default time applies only to unknown requested times, as Slurm's DefaultTime") {
+    const std::vector<Job> limited = jobs_of(lines, {.default_time = 7200});
+    CHECK(limited[0].time_limit == 3600);
+    CHECK(limited[1].time_limit == 7200);
+    CHECK(limited[2].time_limit == 7200);
+    CHECK(limited[3].time_limit == 7200);
+    CHECK(limited[4].time_limit == 60);
+  }
 }
 
 TEST_CASE("no records, no jobs", "[jobs]") {
@@ -147,16 +159,16 @@ TEST_CASE("sample: theta_100 jobs start at 0 from absolute Unix times", "[jobs][
   CHECK(jobs.back().submit_time == 1'641'146'649 - 1'641'021'254);
 }
 
-TEST_CASE("sample: NASA jobs fall back to run time for their limit", "[jobs][sample]") {
+TEST_CASE("sample: NASA jobs, which request no time, have no limit", "[jobs][sample]") {
   const std::vector<Job> jobs = jobs_from_swf(nvlsim::read_swf(kData / "NASA-iPSC-1993-3.1-cln.swf.gz"));
   REQUIRE(jobs.size() == 18'239);
-  bool limits_are_run_times = true;
+  bool no_limits = true;
   bool gpus_in_range = true;
   for (const Job& job : jobs) {
-    limits_are_run_times = limits_are_run_times && job.time_limit == job.run_time;
+    no_limits = no_limits && job.time_limit == kNoLimit;
     gpus_in_range = gpus_in_range && job.gpus >= 1 && job.gpus <= 128;
   }
-  CHECK(limits_are_run_times);
+  CHECK(no_limits);
   CHECK(gpus_in_range);
   CHECK(jobs.front().submit_time == 0);
   CHECK(jobs.back().id == 42'264);

@@ -1,16 +1,22 @@
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <vector>
 
 #include "placement_fixtures.hpp"
 #include "schedulers/policy_registry.hpp"
+#include "schedulers/slurm_topology.hpp"
+#include "slurm_scenario.hpp"
 
 using nvlsim::Allocation;
 using nvlsim::ClusterShape;
 using nvlsim::ClusterState;
+using nvlsim::JobRequest;
 using nvlsim::PolicyContext;
+using nvlsim::RequestShape;
 using nvlsim::test::concat;
 using nvlsim::test::ids;
+using nvlsim::test::SlurmScenario;
 
 namespace {
 
@@ -18,56 +24,66 @@ namespace {
 // (GPUs 0..127, 128..255, 256..383, 384..511), leaf 4 holds trays 128..143 (GPUs 512..575).
 constexpr ClusterShape kEightRacks{8, 18, 4};
 
-std::vector<int> place(const ClusterState& state, int gpus, int leaves_per_group = 0,
-                       int trays_per_leaf = 32) {
+std::vector<int> place(const ClusterState& state, JobRequest request, int leaves_per_group = 0) {
   PolicyContext context{kEightRacks};
-  context.trays_per_leaf = trays_per_leaf;
   context.leaves_per_group = leaves_per_group;
-  const auto allocation = nvlsim::make_policy("tree", context)->place(state, {gpus});
+  const auto allocation = nvlsim::make_policy("tree", context)->place(state, request);
   if (!allocation) return {-1};
   CHECK(allocation->held_trays.empty());
   return allocation->gpus;
 }
 
+JobRequest gpus(int count) {
+  return {count, RequestShape::gpus, 0};
+}
+JobRequest nodes(int count) {
+  return {4 * count, RequestShape::nodes, 0};
+}
+
 }  // namespace
 
-TEST_CASE("tree keeps a job that fits one leaf under the tightest such leaf", "[tree]") {
-  ClusterState state(kEightRacks);
-  // 64 GPUs: leaf 4 (64 free) is tighter than leaves 0..3 (128).
-  CHECK(place(state, 64) == ids(512, 576));
-  // 100 GPUs: only leaves 0..3 hold it; the lowest wins, crossing the rack 0/1 boundary at GPU 72.
-  CHECK(place(state, 100) == ids(0, 100));
-  state.apply(Allocation{ids(0, 60), {}});  // leaf 0 down to 68 free
-  // 60 GPUs: leaf 4 (64) is tighter than leaf 0 (68); 66 GPUs: leaf 0 (68) is the tightest.
-  CHECK(place(state, 60) == ids(512, 572));
-  CHECK(place(state, 66) == ids(60, 126));
-  // 2 GPUs: leaf 4 (64) is still the tightest leaf; its first tray.
-  CHECK(place(state, 2) == std::vector{512, 513});
+TEST_CASE("tree: Slurm's leaf choice for the oracle notes' last requests", "[tree][slurm]") {
+  // Two leaves of one rack each under a spine; the state of the notes before request I.
+  PolicyContext context{ClusterShape{2, 18, 4, 64}};
+  context.topology = nvlsim::parse_topology_conf(
+      "SwitchName=leaf0 Nodes=tray-[0-17]\nSwitchName=leaf1 Nodes=tray-[18-35]\nSwitchName=spine "
+      "Switches=leaf[0-1]\n",
+      "topology.conf");
+  for (int tray = 0; tray < 36; ++tray) context.node_names.push_back("tray-" + std::to_string(tray));
+  for (const RequestShape form : {RequestShape::gpus, RequestShape::nodes}) {
+    SlurmScenario s(nvlsim::make_policy("tree", context), context.shape, 0);
+    for (const auto& [name, size] :
+         {std::pair{"A", 4}, {"B", 8}, {"C", 2}, {"D", 12}, {"E", 1}, {"F", 36}, {"G", 3}})
+      s.submit(name, size);
+    s.end("B");
+    s.end("E");
+    CHECK(s.submit("H", 5) == "tray-1:0-3 tray-2:0");
+    // --gpus=16 counts nodes as one still needed: the leaf with the fewest usable nodes (leaf 0, whose
+    // only idle tray is 17) goes first. -N 4 needs four nodes, which only leaf 1 has.
+    CHECK(s.submit("I", 16, form) == (form == RequestShape::gpus
+                                          ? "tray-17:0-3 tray-18:0-3 tray-19:0-3 tray-20:0-3"
+                                          : "tray-18:0-3 tray-19:0-3 tray-20:0-3 tray-21:0-3"));
+  }
 }
 
-TEST_CASE("tree fills the fullest leaves of the lowest switch that holds the job", "[tree]") {
-  ClusterState state(kEightRacks);
-  // 200 GPUs under the single spine: no leaf holds it, leaf 0 whole, then the tightest leaf holding 72
-  // is leaf 1 (leaf 4 has only 64).
-  CHECK(place(state, 200) == ids(0, 200));
-  state.apply(Allocation{ids(0, 60), {}});  // leaf 0: 68 free
-  // One spine: leaves 1, 2, 3 tie at 128, leaf 1 whole; 72 left: leaf 0 (68) is too small, so leaf 2.
-  CHECK(place(state, 200) == ids(128, 328));
-  // Spine groups of 2 leaves: {0,1} has 196 free, {2,3} 256 (the only one that holds 200): leaf 2
-  // whole, then 72 of leaf 3.
-  CHECK(place(state, 200, 2) == ids(256, 456));
-  // 300 GPUs exceed every spine group (256 at most): the core. Leaves 1, 2 whole (fullest), then the
-  // tightest leaf holding 44: leaf 4 (64).
-  CHECK(place(state, 300, 2) == concat(ids(128, 384), ids(512, 556)));
-  CHECK(place(state, 517) == std::vector{-1});  // 576 - 60 = 516 free
+TEST_CASE("tree: a GPU-count request starts in the leaf with the fewest usable nodes", "[tree]") {
+  const ClusterState state(kEightRacks);
+  // Leaf 4 (16 trays) is the tightest in nodes; 64 GPUs fit there exactly.
+  CHECK(place(state, gpus(64)) == ids(512, 576));
+  // 100 GPUs: leaf 4 whole, then the first of the leaves at equal distance and size: leaf 0.
+  CHECK(place(state, gpus(100)) == concat(ids(0, 36), ids(512, 576)));
+  // 25 whole trays need 25 nodes: only leaves 0..3 have them; the first of the tied.
+  CHECK(place(state, nodes(25)) == ids(0, 100));
 }
 
-TEST_CASE("tree with one leaf per rack keeps a 72-GPU job inside a rack", "[tree]") {
+TEST_CASE("tree: lower weights first, and the nearest leaves under spine groups", "[tree]") {
   ClusterState state(kEightRacks);
-  state.apply(Allocation{ids(0, 4), {}});
-  // Leaves of 18 trays are the racks; rack 0 has 68 free, the others 72: a 72-GPU job gets rack 1.
-  CHECK(place(state, 72, 0, 18) == ids(72, 144));
-  // With 32-tray leaves leaf 4 (64) is too small and leaf 0 (124) is the tightest: the job straddles
-  // racks 0 and 1 (GPUs 4..75).
-  CHECK(place(state, 72) == ids(4, 76));
+  state.apply(Allocation{ids(0, 2), {}});  // tray 0 offers 2 GPUs: a higher weight for jobs of 3 or more
+  // Trays with 4 free GPUs come first; leaf 4 is the tightest leaf in nodes.
+  CHECK(place(state, gpus(4)) == ids(512, 516));
+  // Groups of 2 leaves: {0,1}, {2,3}, {4}. 180 GPUs: leaf 4 whole (64); then leaves 0..3 tie in
+  // nodes: among leaves that do not fit, their groups' node counts decide, and group {4}'s is not
+  // among them; the first, leaf 0 without tray 0 (its weight is higher), then all of the rest.
+  CHECK(place(state, gpus(180), 2) == concat(ids(4, 120), ids(512, 576)));
+  CHECK(place(state, gpus(575)) == std::vector{-1});  // 574 free
 }

@@ -1,0 +1,62 @@
+#pragma once
+// Slurm 22.05's select/cons_tres, as it chooses nodes and GPUs for a GPU job (job_test.c: _eval_nodes
+// and its helpers; gres_select_filter.c: the GPU pick). Trays are Slurm nodes. Shared by `per-gpu`
+// (no topology plugin) and `tree` (topology/tree), which differ only in how they choose among nodes.
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "schedulers/allocation.hpp"
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/job_request.hpp"
+
+namespace nvlsim::cons_tres {
+
+// What one node offers the job, as Slurm's can_job_run_on_node and _select_cores compute it.
+struct NodeOffer {
+  int tray = 0;
+  int cpus = 0;    // cores the job may use here (its free cores)
+  int gpus = 0;    // GPUs the job may use here (free GPUs, fewer when its CPU share runs short)
+  int weight = 0;  // scheduling weight: lower first; nodes offering more of the job's GPUs are lower
+};
+
+// The job's totals as _eval_nodes counts them down.
+struct Demand {
+  int nodes = 0;          // rem_nodes: nodes still required
+  int cpus = 0;           // rem_cpus: CPUs still required
+  int max_cpus = 0;       // rem_max_cpus: CPUs the job may still take
+  int max_nodes = 0;      // nodes it may still take
+  int gpus_per_job = 0;   // GPUs counted per job (--gpus); 0 for a per-node request
+  int gpus_taken = 0;     // GPUs the chosen nodes give so far (per-job requests)
+  int min_gres_cpus = 0;  // CPUs a node must give for its GPUs (per-node requests with a CPU share)
+
+  bool satisfied() const { return nodes <= 0 && cpus <= 0 && gpus_taken >= gpus_per_job; }
+};
+
+// The node's offer to the request, or nullopt when Slurm would not consider it (no free GPU, too few
+// free GPUs or cores for the request's share).
+std::optional<NodeOffer> offer(const ClusterState& state, int tray, const JobRequest& request);
+
+// A cheap necessary condition for a placement (PlacementPolicy::may_fit): enough free GPUs, and for a
+// whole-tray request enough idle trays (a tray with every GPU free has every core free as well).
+bool may_fit(const ClusterState& state, const JobRequest& request);
+
+// The job's starting demand.
+Demand initial_demand(const ClusterState& state, const JobRequest& request);
+
+// Takes node `node` (as _eval_nodes does once it has chosen it): counts down `demand`.
+void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand);
+
+// _eval_nodes without a topology: nodes in index order form runs of equal weight; rounds pick the lowest
+// weight, then a run that suffices with the fewest CPUs, else the largest; inside a run a single node
+// that suffices with the fewest CPUs, else nodes in order. Returns the chosen trays ascending, or nullopt.
+std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, const JobRequest& request,
+                                           Demand demand);
+
+// The GPUs (and CPUs) Slurm gives the job on the chosen trays: for a per-job count each node in order
+// takes its lowest free GPUs, at most what leaves one for every later node; for a per-node request every
+// GPU of each tray.
+Allocation pick_gpus(const ClusterState& state, std::span<const int> trays, const JobRequest& request);
+
+}  // namespace nvlsim::cons_tres

@@ -1,0 +1,37 @@
+#pragma once
+// What a job asks Slurm for, in the two forms GPU jobs use: a GPU count anywhere (`--gpus=G`), or whole
+// nodes (`-N K --gpus-per-node=<all of a tray>`), each with an optional CPU share (`--cpus-per-gpu=C`).
+
+#include <string_view>
+
+namespace nvlsim {
+
+enum class RequestShape {
+  gpus,   // --gpus=G: Slurm picks the nodes and the GPUs on each
+  nodes,  // -N ceil(G / tray) --gpus-per-node=tray: whole trays' GPUs
+};
+
+struct JobRequest {
+  int gpus = 0;  // GPUs the job runs on; a `nodes` request takes whole trays, so a multiple of a tray
+  RequestShape shape = RequestShape::gpus;
+  int cpus_per_gpu = 0;  // 0: Slurm's default of one task, one CPU on each node the job uses
+
+  bool operator==(const JobRequest&) const = default;
+};
+
+// How a run turns a trace job's GPU count into a request (the run setting --request-shape).
+enum class RequestShaping {
+  gpus,   // every job asks --gpus=G
+  nodes,  // every job asks whole trays: ceil(G / tray) nodes
+  auto_,  // a multiple of a tray's GPUs asks whole trays (as training jobs do), other sizes --gpus=G
+};
+
+// "gpus", "nodes" or "auto"; nullopt-like failure is the caller's: returns false on an unknown name.
+bool parse_request_shaping(std::string_view text, RequestShaping& out);
+std::string_view request_shaping_name(RequestShaping shaping);
+
+// The request of a job of `gpus` GPUs on trays of `gpus_per_tray` under `shaping`. A `nodes` request of
+// a size that is not a multiple of a tray asks for the next whole tray count, as `-N` can only.
+JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, int cpus_per_gpu);
+
+}  // namespace nvlsim

@@ -1,0 +1,18 @@
+#pragma once
+// What a trace job asks the scheduler for under the run's request settings. Admission and the driver
+// both ask here, so a job is admitted on the very request it later queues with.
+
+#include "models/cluster_shape.hpp"
+#include "schedulers/job_request.hpp"
+#include "sim/simulation_config.hpp"
+#include "workloads/job.hpp"
+
+namespace nvlsim {
+
+// Under `nodes` shaping a size that is not a multiple of a tray asks for whole trays, so the request can
+// hold more GPUs than the trace job; the job then runs on all of them (docs/workloads.md).
+inline JobRequest request_of(const Job& job, const SimulationConfig& config, const ClusterShape& shape) {
+  return shape_request(job.gpus, config.request_shaping, shape.gpus_per_tray, config.cpus_per_gpu);
+}
+
+}  // namespace nvlsim

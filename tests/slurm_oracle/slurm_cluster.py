@@ -1,0 +1,341 @@
+"""A private Slurm 22.05 cluster on this machine: one slurmctld and one slurmd per emulated tray, all
+children of this process, all state in a temporary folder. Used by the placement oracle and by tests
+that need a real Slurm. Facts it relies on (why each line of the configuration is there) are in
+docs/policies.md, "Checked against Slurm"."""
+
+import ctypes
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+
+SBIN = "/usr/sbin"
+DAEMONS = ("slurmctld", "slurmd", "slurmstepd")
+
+
+class SlurmMissing(RuntimeError):
+    """Slurm's daemons or clients are not installed."""
+
+
+# Ports for the daemons are taken below Linux's ephemeral range (32768-60999), where clients' own sockets
+# could otherwise land on them.
+PORT_FIRST = 10000
+PORT_END = 32768
+
+# Messages with which salloc reports that Slurm will never start the request (rather than a failure of the
+# cluster itself).
+NEVER_STARTS = ("Requested node configuration is not available",
+                "Requested partition configuration not available")
+
+
+def missing_programs():
+    """Names of the Slurm programs this module needs that are not installed."""
+    needed = [f"{SBIN}/{d}-wlm" for d in DAEMONS] + ["salloc", "scontrol", "scancel", "squeue", "sinfo"]
+    return [p for p in needed if not (os.path.exists(p) if p.startswith("/") else shutil.which(p))]
+
+
+@dataclass
+class ClusterSpec:
+    trays: int = 36
+    gpus_per_tray: int = 4
+    sockets: int = 2
+    cores_per_socket: int = 72
+    def_cpu_per_gpu: int = 0      # DefCpuPerGPU of the partition; 0 = unset
+    topology_conf: str = ""       # text of topology.conf; empty = topology/none
+    port_base: int = 0            # 0 = derived from the process id
+    debug_select: bool = False
+
+    @property
+    def cpus_per_tray(self):
+        return self.sockets * self.cores_per_socket
+
+
+class SlurmCluster:
+    """Context manager: starts the daemons on enter, stops them by PID on exit."""
+
+    def __init__(self, spec: ClusterSpec, keep_dir=False):
+        self.spec = spec
+        self.keep_dir = keep_dir
+        self.dir = None
+        self.procs = []
+        self.env = None
+
+    def node_name(self, tray):
+        return f"tray-{tray}"
+
+    def __enter__(self):
+        missing = missing_programs()
+        if missing:
+            raise SlurmMissing("not installed: " + ", ".join(missing))
+        self.dir = tempfile.mkdtemp(prefix="nvlsim-slurm-")
+        try:
+            self._write_files()
+            self._start()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.procs = []
+        if self.dir and not self.keep_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        return False
+
+    def _write_files(self):
+        s = self.spec
+        d = self.dir
+        for sub in ("state", "spool", "run", "log", "dev", "bin", "etc"):
+            os.makedirs(os.path.join(d, sub))
+        # The daemons read their role from their program name: started as slurmd-wlm, slurmd ignores the
+        # Gres= line of slurm.conf.
+        for daemon in DAEMONS:
+            os.symlink(f"{SBIN}/{daemon}-wlm", os.path.join(d, "bin", daemon))
+        # GRES files must be character devices; the major/minor numbers are never opened.
+        for g in range(s.gpus_per_tray):
+            os.mknod(os.path.join(d, "dev", f"nvidia{g}"), 0o600 | 0o020000, os.makedev(195, g))
+        port = s.port_base or _free_port_block(s.trays + 1)
+        self.ctld_port = port
+        last = s.trays - 1
+        node_port_first = port + 1
+        conf = f"""ClusterName=oracle
+SlurmctldHost=localhost(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/none
+CredType=cred/none
+SlurmctldPort={port}
+StateSaveLocation={d}/state
+SlurmdSpoolDir={d}/spool/%n
+SlurmctldPidFile={d}/run/slurmctld.pid
+SlurmdPidFile={d}/run/slurmd-%n.pid
+SlurmctldLogFile={d}/log/slurmctld.log
+SlurmdLogFile={d}/log/slurmd-%n.log
+MailProg=/bin/true
+MpiDefault=none
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+SwitchType=switch/none
+SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0
+TopologyPlugin={"topology/tree" if s.topology_conf else "topology/none"}
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+GresTypes=gpu
+SlurmdParameters=config_overrides
+"""
+        if s.debug_select:
+            conf += "SlurmctldDebug=debug\nDebugFlags=SelectType,Gres\n"
+        conf += (f"NodeName=tray-[0-{last}] NodeAddr=127.0.0.1 Port=[{node_port_first}-{node_port_first + last}] "
+                 f"CPUs={s.cpus_per_tray} Sockets={s.sockets} CoresPerSocket={s.cores_per_socket} ThreadsPerCore=1 "
+                 f"RealMemory=512000 Gres=gpu:{s.gpus_per_tray} State=UNKNOWN\n")
+        part = f"PartitionName=gpu Nodes=tray-[0-{last}] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
+        if s.def_cpu_per_gpu:
+            part += f" DefCpuPerGPU={s.def_cpu_per_gpu}"
+        conf += part + "\n"
+        etc = os.path.join(d, "etc")
+        with open(os.path.join(etc, "slurm.conf"), "w") as f:
+            f.write(conf)
+        with open(os.path.join(etc, "gres.conf"), "w") as f:
+            f.write("AutoDetect=off\n")
+            f.write(f"NodeName=tray-[0-{last}] Name=gpu File={d}/dev/nvidia[0-{s.gpus_per_tray - 1}]\n")
+        if s.topology_conf:
+            with open(os.path.join(etc, "topology.conf"), "w") as f:
+                f.write(s.topology_conf)
+        self.env = dict(os.environ, SLURM_CONF=os.path.join(etc, "slurm.conf"))
+        for var in [k for k in self.env if k.startswith("SLURM_") and k != "SLURM_CONF"]:
+            del self.env[var]
+
+    def _start(self):
+        d = self.dir
+        conf = self.env["SLURM_CONF"]
+        with open(os.path.join(d, "log", "daemons.out"), "w") as log:
+            def start(args):
+                self.procs.append(subprocess.Popen(args, env=self.env, stdout=log, stderr=log,
+                                                   stdin=subprocess.DEVNULL, **DETACHED))
+            start([f"{d}/bin/slurmctld", "-D", "-i", "-f", conf])
+            for tray in range(self.spec.trays):
+                start([f"{d}/bin/slurmd", "-D", "-c", "-f", conf, "-d", f"{d}/bin/slurmstepd", "-N",
+                       self.node_name(tray)])
+        deadline = time.monotonic() + 60
+        while True:
+            dead = [p for p in self.procs if p.poll() is not None]
+            if dead:
+                raise RuntimeError(f"a Slurm daemon exited at start (status {dead[0].returncode}); "
+                                   f"see {d}/log")
+            out = self.run(["sinfo", "-h", "-o", "%t %D"], check=False)
+            states = dict(line.split() for line in out.splitlines() if line.strip())
+            if states.get("idle") == str(self.spec.trays):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Slurm nodes not idle after 60 s: {states}; see {d}/log")
+            time.sleep(0.1)
+
+    def run(self, args, check=True, timeout=60):
+        try:
+            res = subprocess.run(args, env=self.env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"{' '.join(args)} gave no answer in {timeout} s{self._dead()}") from None
+        if check and res.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed ({res.returncode}): {res.stderr.strip()}"
+                               + self._dead())
+        return res.stdout
+
+    def _dead(self):
+        """Why a client failed or hung when a daemon has died (clients retry a dead slurmctld for long)."""
+        dead = [f"{os.path.basename(p.args[0])}{' ' + p.args[-1] if p is not self.procs[0] else ''} "
+                f"(status {p.returncode})" for p in self.procs if p.poll() is not None]
+        return "; exited: " + ", ".join(dead) if dead else ""
+
+    def allocate(self, args, timeout=60):
+        """Runs `salloc --no-shell ARGS` (ARGS should include --immediate). Returns the job id once Slurm
+        granted the allocation, or None when Slurm would not start the job now or ever.
+
+        salloc --immediate=S waits S seconds for a pending job before giving up; Slurm decides at
+        submission, so the job is cancelled as soon as salloc reports it pending (nothing else runs or
+        ends meanwhile that could start it)."""
+        proc = subprocess.Popen(["salloc", "--no-shell"] + args, env=self.env, text=True,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        lines = []
+        try:
+            for line in proc.stderr:
+                lines.append(line.strip())
+                granted = re.search(r"Granted job allocation (\d+)", line)
+                if granted:
+                    proc.wait(timeout)
+                    return int(granted.group(1))
+                pending = re.search(r"Pending job allocation (\d+)", line)
+                if pending:
+                    job = int(pending.group(1))
+                    self.cancel(job)
+                    proc.wait(timeout)
+                    return None
+            proc.wait(timeout)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if proc.returncode != 0 and any(m in line for line in lines for m in NEVER_STARTS):
+            return None
+        raise RuntimeError(f"salloc {' '.join(args)} failed ({proc.returncode}): {' / '.join(lines)}")
+
+    def cancel(self, job, timeout=30):
+        """Cancels a job and returns once it has left the queue and no node is COMPLETING (while one is,
+        Slurm starts nothing)."""
+        self.run(["scancel", str(job)])
+        deadline = time.monotonic() + timeout
+        while True:
+            queued = self.run(["squeue", "-h", "-j", str(job)]).strip()
+            completing = "" if queued else self.run(["sinfo", "-h", "-t", "completing", "-o", "%N"]).strip()
+            if not queued and not completing:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"job {job} not gone {timeout} s after scancel: "
+                                   f"squeue: {queued or '-'}; completing nodes: {completing or '-'}")
+            time.sleep(0.01)
+
+    def job_allocation(self, job):
+        """What a running job holds, from `scontrol show job -d`: {tray: (GPU indices, CPU count)}."""
+        out = self.run(["scontrol", "show", "job", "-d", str(job)])
+        state = re.search(r"JobState=(\S+)", out)
+        if not state or state.group(1) != "RUNNING":
+            raise RuntimeError(f"job {job} is {state.group(1) if state else 'unknown'}, not RUNNING")
+        alloc = {}
+        for m in re.finditer(r"^\s*Nodes=(\S+) CPU_IDs=(\S+).*?GRES=(\S*)", out, re.M):
+            idx = re.search(r"gpu[^(]*\(IDX:([^)]*)\)", m.group(3))
+            gpus = tuple(expand_ids(idx.group(1))) if idx else ()
+            cpus = len(expand_ids(m.group(2)))
+            for node in expand_hostlist(m.group(1)):
+                alloc[self.tray_of(node)] = (gpus, cpus)
+        if not alloc:
+            raise RuntimeError(f"no per-node allocation in scontrol show job -d {job}:\n{out}")
+        return alloc
+
+    def tray_of(self, node):
+        return int(node.rsplit("-", 1)[1])
+
+
+def expand_ids(text):
+    """'0-2,5' -> [0, 1, 2, 5] (Slurm's CPU_IDs and GRES IDX lists)."""
+    ids = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        ids.extend(range(int(first), int(last or first) + 1))
+    return ids
+
+
+def compress_ids(ids):
+    """[0, 1, 2, 5] -> '0-2,5' (the inverse of expand_ids for sorted, distinct ids)."""
+    runs = []
+    for i in ids:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def expand_hostlist(text):
+    """'tray-[1-3,7],gpu-2' -> ['tray-1', 'tray-2', 'tray-3', 'tray-7', 'gpu-2']."""
+    names = []
+    for prefix, ranges, plain in re.findall(r"([^,\[]+)\[([^\]]*)\]|([^,\[]+)", text):
+        if plain:
+            names.append(plain)
+        else:
+            names.extend(f"{prefix}{i}" for i in expand_ids(ranges))
+    return names
+
+
+def _free_port_block(count):
+    """First port of COUNT consecutive free ports, starting from a slot derived from the process id so that
+    clusters started at the same time by different processes do not pick the same ports."""
+    slots = (PORT_END - PORT_FIRST) // count
+    start = os.getpid() % slots
+    for i in range(slots):
+        first = PORT_FIRST + (start + i) % slots * count
+        if all(_port_free(p) for p in range(first, first + count)):
+            return first
+    raise RuntimeError(f"no {count} consecutive free ports in {PORT_FIRST}-{PORT_END - 1}")
+
+
+def _port_free(port):
+    with socket.socket() as sock:
+        # The daemons bind all addresses with SO_REUSEADDR, so a port in TIME_WAIT is free for them.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("", port))
+            return True
+        except OSError:
+            return False
+
+
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _die_with_parent():
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+# Popen arguments for helper processes: in their own session, so that Ctrl-C reaches only the test, which
+# then stops them in order; and sent SIGTERM when the test dies, even by SIGKILL (a ctest timeout), so
+# none outlives it.
+DETACHED = dict(start_new_session=True, preexec_fn=_die_with_parent)
