@@ -192,10 +192,13 @@ Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rac
   --power-usd-per-kwh X    electricity price (default: 0.10)
 
 Options:
-  --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8)
+  --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8); a bare
+                       nvl72xN or nvl72xN.xml that is no file here is the built-in N-rack platform
   --trace FILE         SWF trace, plain or .gz (default: the seeded AI job mix of `nvlsim workload mix`,
-                       400 jobs; on 64 racks the week of workloads/mix.swf)
-  --policy LIST        comma-separated policy specs NAME[:key=value...], or "all" (default: per-gpu);
+                       400 jobs; on 64 racks the week of workloads/mix.swf); a bare mix.swf that is no
+                       file here is that shipped week
+  --policy LIST        comma-separated policy specs NAME[:key=value...], or "all" for every policy
+                       (default: per-gpu,block,sub-block);
                        known: {}; parameters in docs/policies.md
   --policy-file FILE   JSON list of policy specs, rule tables included (see docs/policies.md)
   --topology FILE      Slurm topology.conf or topology.yaml: blocks for block/sub-block, switches for

@@ -46,7 +46,8 @@ std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const RunOptions& op
     auto more = read_policy_file(*options.policy_file);
     specs.insert(specs.end(), more.begin(), more.end());
   }
-  if (specs.empty()) specs.emplace_back("per-gpu");
+  // By default the comparison the tool exists for: Slurm's default against whole blocks and segments.
+  if (specs.empty()) specs = {"per-gpu", "block", "sub-block"};
 
   std::vector<std::unique_ptr<PlacementPolicy>> policies;
   for (const auto& spec : specs) {

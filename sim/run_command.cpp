@@ -23,7 +23,9 @@
 #include "sim/policy_processes.hpp"
 #include "sim/policy_setup.hpp"
 #include "sim/schedule_swf.hpp"
+#include "sim/shipped_names.hpp"
 #include "workloads/builtin_mix.hpp"
+#include "workloads/mix_generator.hpp"
 #include "workloads/procs_per_gpu.hpp"
 #include "workloads/swf_writer.hpp"
 #include "workloads/trace_jobs.hpp"
@@ -37,11 +39,10 @@ namespace {
 constexpr int kDefaultRacks = 8;
 constexpr std::size_t kSkippedShown = 5;
 
-// SimGrid loads platforms from files only, so the built-in one goes through a temporary file.
-LoadedPlatform load_builtin_platform(simgrid::s4u::Engine& engine) {
-  const fs::path path =
-      fs::temp_directory_path() / fmt::format("nvlsim-nvl72x{}-{}.xml", kDefaultRacks, ::getpid());
-  std::ofstream(path) << platform_xml(nvl72_platform(kDefaultRacks));
+// SimGrid loads platforms from files only, so a built-in one goes through a temporary file.
+LoadedPlatform load_builtin_platform(simgrid::s4u::Engine& engine, int racks) {
+  const fs::path path = fs::temp_directory_path() / fmt::format("nvlsim-nvl72x{}-{}.xml", racks, ::getpid());
+  std::ofstream(path) << platform_xml(nvl72_platform(racks));
   try {
     auto loaded = load_platform(engine, path);
     fs::remove(path);
@@ -120,12 +121,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   auto engine = make_engine();
   const auto load_start = std::chrono::steady_clock::now();
-  const LoadedPlatform platform =
-      options.platform ? load_platform(*engine, *options.platform) : load_builtin_platform(*engine);
+  const std::optional<int> builtin_racks =
+      options.platform ? builtin_platform_racks(*options.platform) : std::optional<int>(kDefaultRacks);
+  const LoadedPlatform platform = builtin_racks ? load_builtin_platform(*engine, *builtin_racks)
+                                                : load_platform(*engine, *options.platform);
   manifest.platform_load_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto& shape = platform.spec.shape;
-  manifest.platform = {options.platform.value_or(fmt::format("built-in nvl72x{}", kDefaultRacks)),
+  manifest.platform = {builtin_racks ? fmt::format("built-in nvl72x{}", *builtin_racks) : *options.platform,
                        shape.domains,
                        shape.trays(),
                        shape.gpus(),
@@ -155,12 +158,19 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   std::vector<Job> jobs;
   if (options.trace) {
-    const SwfTrace trace = read_swf(*options.trace, SwfReadOptions{options.skip_bad_lines});
+    const bool shipped = is_shipped_mix(*options.trace);
+    const SwfTrace trace = shipped ? builtin_mix_trace(shipped_mix_params())
+                                   : read_swf(*options.trace, SwfReadOptions{options.skip_bad_lines});
     const int procs_per_gpu =
         options.fit ? fit_procs_per_gpu(trace, shape.gpus()) : options.procs_per_gpu.value_or(1);
     jobs = jobs_from_swf(trace, {procs_per_gpu, &classes, options.default_time});
-    manifest.trace = {*options.trace, trace.lines_read, jobs.size(), trace.skipped.size(), {},
-                      procs_per_gpu,  options.fit};
+    manifest.trace = {shipped ? "built-in mix.swf (the shipped week of workloads/mix.swf)" : *options.trace,
+                      trace.lines_read,
+                      jobs.size(),
+                      trace.skipped.size(),
+                      {},
+                      procs_per_gpu,
+                      options.fit};
     report_skipped(trace, manifest.trace);
   } else {
     const MixParams params = default_mix_params(shape.domains, shape.gpus(), options.seed);

@@ -108,16 +108,22 @@ TEST_CASE("two runs with the same inputs and seed give byte-identical CSV", "[e2
   }
 }
 
-TEST_CASE("nvlsim with no arguments runs the built-in defaults and prints the policy table", "[e2e]") {
+TEST_CASE("nvlsim with no arguments compares per-gpu, block and sub-block on the built-in defaults",
+          "[e2e]") {
   const auto dir = scratch_dir("defaults");
   const std::string cmd = "cd " + dir.string() + " && " + NVLSIM_BINARY + " > table.txt 2>/dev/null";
   REQUIRE(std::system(cmd.c_str()) == 0);
   const auto table = slurp((dir / "table.txt").string());
   CHECK(table.find("policy") == 0);
-  CHECK(table.find("per-gpu") != std::string::npos);
+  CHECK(table.find("change against per-gpu") != std::string::npos);
   const auto jobs = read_csv((dir / "nvlsim-out/jobs.csv").string());
-  check_invariants(jobs);
-  CHECK(jobs.rows.size() == 400);
+  const auto rows = check_invariants(jobs);
+  CHECK(rows == std::map<std::string, std::size_t>{{"per-gpu", 400}, {"block", 400}, {"sub-block", 400}});
+  const auto summary = read_csv((dir / "nvlsim-out/summary.csv").string());
+  REQUIRE(summary.rows.size() == 3);
+  CHECK(summary.at(0, "policy") == "per-gpu");
+  CHECK(summary.at(1, "policy") == "block");
+  CHECK(summary.at(2, "policy") == "sub-block");
 }
 
 TEST_CASE("a broken trace line stops the run with FILE:LINE: field and status 2", "[e2e][errors]") {
@@ -189,8 +195,8 @@ TEST_CASE("jobs that cannot run are REJECTED rows with a reason", "[e2e]") {
                           "3 0 -1 10 999 -1 -1 999 100 -1 1 1 1 1 1 1 -1 -1\n"
                           "4 0 -1 -1 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n";
   const auto r =
-      run_nvlsim("--quiet --platform " + std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x2.xml --trace " +
-                     trace.string() + " --out " + (dir / "out").string(),
+      run_nvlsim("--quiet --policy per-gpu --platform " + std::string(NVLSIM_SOURCE_DIR) +
+                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
                  dir);
   REQUIRE(r.status == 0);
   const auto jobs = read_csv((dir / "out/jobs.csv").string());
@@ -228,7 +234,7 @@ TEST_CASE("an 8-GPU job split 4+4 across racks by per-gpu runs 1.729 T with bw_e
   std::ofstream(trace) << "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
                           "2 1 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n";
   const auto r =
-      run_nvlsim("--quiet --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
+      run_nvlsim("--quiet --policy per-gpu --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
                      "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
                  dir);
   REQUIRE(r.status == 0);

@@ -282,7 +282,7 @@ TEST_CASE("fabric utilization integrates the bytes SimGrid carried for a hand-co
   // NVLink utilization while it communicates = 8/144; averaged over the 1000 s makespan, 0.3 x 8/144.
   std::ofstream(trace) << "1 0 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n";
   const auto r =
-      run_nvlsim("--quiet --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
+      run_nvlsim("--quiet --policy per-gpu --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
                      "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
                  dir);
   REQUIRE(r.status == 0);

@@ -29,8 +29,8 @@ std::string slowed_trace(const std::filesystem::path& dir, const std::string& re
 
 CsvTable run(const std::filesystem::path& dir, const std::string& trace, const std::string& flags,
              const std::string& out) {
-  const auto r = run_nvlsim("--quiet --platform " + kPlatform + " --trace " + trace + " --write-swf " +
-                                flags + " --out " + (dir / out).string(),
+  const auto r = run_nvlsim("--quiet --policy per-gpu --platform " + kPlatform + " --trace " + trace +
+                                " --write-swf " + flags + " --out " + (dir / out).string(),
                             dir);
   INFO(r.err);
   REQUIRE(r.status == 0);

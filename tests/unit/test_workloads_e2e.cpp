@@ -66,7 +66,7 @@ TEST_CASE("fitting CPU traces (--fit) runs them on nvl72x8 with no job rejected 
   CHECK(run_json.find("\"procs_per_gpu\": 4") != std::string::npos);
   CHECK(run_json.find("\"fit\": true") != std::string::npos);
 
-  r = run_nvlsim("--quiet --fit --platform " + kPlatform8 + " --trace " +
+  r = run_nvlsim("--quiet --fit --policy per-gpu --platform " + kPlatform8 + " --trace " +
                      data_file("NASA-iPSC-1993-3.1-cln.swf.gz") + " --out " + (dir / "nasa").string(),
                  dir);
   REQUIRE(r.status == 0);
