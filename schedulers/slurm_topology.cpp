@@ -1,6 +1,7 @@
 #include "schedulers/slurm_topology.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
@@ -13,7 +14,6 @@
 
 #include "models/input_error.hpp"
 #include "schedulers/hostlist.hpp"
-#include "schedulers/mini_yaml.hpp"
 
 namespace nvlsim {
 namespace {
@@ -39,67 +39,76 @@ class NodeMap {
   std::unordered_map<std::string, int> trays_;
 };
 
+// Where a value sits: its line and, in topology.yaml, its field ("block.blocks[1].nodes").
+struct Where {
+  int line = 0;
+  std::string field;  // empty in topology.conf
+};
+
 // Reads one topology: errors carry FILE:LINE; switches name children resolved after all are read.
 class Builder {
  public:
   Builder(std::string_view file, std::span<const std::string> names) : file_(file), nodes_(names) {}
 
-  InputError error(int line, std::string_view what) const {
-    return InputError(fmt::format("{}:{}: {}", file_, line, what));
+  InputError error(const Where& at, std::string_view what) const {
+    if (at.field.empty()) return InputError(fmt::format("{}:{}: {}", file_, at.line, what));
+    return InputError(fmt::format("{}:{}: {}: {}", file_, at.line, at.field, what));
   }
+  InputError error(int line, std::string_view what) const { return error(Where{line, {}}, what); }
 
-  std::vector<std::string> expand(std::string_view hostlist, int line) const {
+  std::vector<std::string> expand(std::string_view hostlist, const Where& at) const {
     try {
       return expand_hostlist(hostlist);
     } catch (const std::invalid_argument& e) {
-      throw error(line, e.what());
+      throw error(at, e.what());
     }
   }
 
-  std::vector<int> trays(std::string_view hostlist, int line) {
+  std::vector<int> trays(std::string_view hostlist, const Where& at) {
     std::vector<int> result;
-    for (const std::string& name : expand(hostlist, line)) {
+    for (const std::string& name : expand(hostlist, at)) {
       const std::optional<int> tray = nodes_.tray(name);
-      if (!tray) throw error(line, fmt::format("unknown node '{}'", name));
+      if (!tray) throw error(at, fmt::format("unknown node '{}'", name));
       result.push_back(*tray);
     }
     return result;
   }
 
-  void add_block(std::string name, std::string_view hostlist, int line) {
-    if (blocks_.contains(name)) throw error(line, fmt::format("block '{}' defined twice", name));
-    blocks_.emplace(name, line);
+  void add_block(std::string name, const Where& name_at, std::string_view hostlist, const Where& nodes_at) {
+    if (blocks_.contains(name)) throw error(name_at, fmt::format("block '{}' defined twice", name));
+    blocks_.emplace(name, name_at.line);
     topology_.blocks.push_back(
-        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, line)});
+        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at)});
   }
 
-  void set_block_sizes(const std::vector<std::string>& sizes, int line) {
-    if (!topology_.block_sizes.empty()) throw error(line, "BlockSizes given twice");
+  void set_block_sizes(const std::vector<std::string>& sizes, const Where& at) {
+    if (!topology_.block_sizes.empty()) throw error(at, "BlockSizes given twice");
     for (const std::string& text : sizes) {
       int size = 0;
       const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), size);
       if (failed != std::errc() || end != text.data() + text.size() || size < 1) {
-        throw error(line, fmt::format("block size '{}' is not a positive integer", text));
+        throw error(at, fmt::format("block size '{}' is not a positive integer", text));
       }
       const int base = topology_.block_sizes.empty() ? size : topology_.block_sizes.front();
       const int ratio = size / base;
       if (size % base != 0 || (ratio & (ratio - 1)) != 0 ||
           (!topology_.block_sizes.empty() && size <= topology_.block_sizes.back())) {
-        throw error(line,
+        throw error(at,
                     fmt::format("block size {} is not the base {} times a rising power of 2", size, base));
       }
       topology_.block_sizes.push_back(size);
     }
-    if (topology_.block_sizes.empty()) throw error(line, "BlockSizes lists no size");
+    if (topology_.block_sizes.empty()) throw error(at, "BlockSizes lists no size");
   }
 
-  void add_switch(std::string name, std::string_view hostlist, std::string_view children, int line) {
-    if (switches_.contains(name)) throw error(line, fmt::format("switch '{}' defined twice", name));
+  void add_switch(std::string name, const Where& name_at, std::string_view hostlist, const Where& nodes_at,
+                  std::string_view children, const Where& children_at) {
+    if (switches_.contains(name)) throw error(name_at, fmt::format("switch '{}' defined twice", name));
     switches_.emplace(name, static_cast<int>(topology_.switches.size()));
     topology_.switches.push_back(
-        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, line), {}});
+        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at), {}});
     pending_children_.push_back(
-        {children.empty() ? std::vector<std::string>{} : expand(children, line), line});
+        {children.empty() ? std::vector<std::string>{} : expand(children, children_at), children_at});
   }
 
   SlurmTopology finish() {
@@ -107,7 +116,7 @@ class Builder {
       for (const std::string& child : pending_children_[s].names) {
         const auto found = switches_.find(child);
         if (found == switches_.end())
-          throw error(pending_children_[s].line, fmt::format("unknown switch '{}'", child));
+          throw error(pending_children_[s].at, fmt::format("unknown switch '{}'", child));
         topology_.switches[s].children.push_back(found->second);
       }
     }
@@ -117,7 +126,7 @@ class Builder {
  private:
   struct Children {
     std::vector<std::string> names;
-    int line;
+    Where at;
   };
   std::string_view file_;
   NodeMap nodes_;
@@ -179,12 +188,13 @@ SlurmTopology parse_topology_conf(std::string_view text, std::string_view file,
       }
     }
     const auto [kind, name] = tokens[0];
+    const Where at{number, {}};
     if (kind == "BlockSizes" && tokens.size() == 1) {
-      builder.set_block_sizes(builder.expand(name, number), number);
+      builder.set_block_sizes(builder.expand(name, at), at);
     } else if (kind == "BlockName" && !name.empty()) {
-      builder.add_block(std::string(name), nodes, number);
+      builder.add_block(std::string(name), at, nodes, at);
     } else if (kind == "SwitchName" && !name.empty()) {
-      builder.add_switch(std::string(name), nodes, switches, number);
+      builder.add_switch(std::string(name), at, nodes, at, switches, at);
     } else {
       throw builder.error(number,
                           fmt::format("expected BlockName=, BlockSizes= or SwitchName=, got '{}'", line));
@@ -195,66 +205,104 @@ SlurmTopology parse_topology_conf(std::string_view text, std::string_view file,
 
 namespace {
 
-const YamlNode* member(const YamlNode& map, std::string_view key) {
-  for (const auto& [name, value] : map.mapping) {
-    if (name == key) return &value;
-  }
-  return nullptr;
-}
+// A topology.yaml node with the line and field its errors name.
+struct Field {
+  YAML::Node node;
+  Where at;
+};
 
-void expect(const Builder& b, const YamlNode& node, YamlNode::Kind kind, std::string_view what) {
-  if (node.kind != kind) throw b.error(node.line, fmt::format("{} expected", what));
-}
-
-void expect_keys(const Builder& b, const YamlNode& map, std::initializer_list<std::string_view> known) {
-  for (const auto& [key, value] : map.mapping) {
+// The members of a mapping by key, each at its key's line (yaml-cpp marks a null value at the next
+// token and an alias at its anchor). Throws for a node that is no mapping, a key that is no string, a
+// repeated or an unknown key.
+std::map<std::string, Field> members(const Builder& b, const Field& map, std::string_view what,
+                                     std::initializer_list<std::string_view> known) {
+  if (!map.node.IsMap()) throw b.error(map.at, fmt::format("expected {}", what));
+  std::map<std::string, Field> result;
+  for (const auto& pair : map.node) {
+    const Where key_at{pair.first.Mark().line + 1, map.at.field};
+    if (!pair.first.IsScalar()) throw b.error(key_at, "expected a string key");
+    const std::string& key = pair.first.Scalar();
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      throw b.error(value.key_line, fmt::format("unknown key '{}'", key));
+      throw b.error(key_at, fmt::format("unknown key '{}' (known: {})", key, fmt::join(known, ", ")));
     }
+    const Field value{pair.second, {key_at.line, map.at.field.empty() ? key : map.at.field + "." + key}};
+    if (!result.emplace(key, value).second) throw b.error(key_at, fmt::format("key '{}' repeated", key));
   }
+  return result;
 }
 
-std::string scalar(const Builder& b, const YamlNode* node, const YamlNode& parent, std::string_view key) {
-  if (node == nullptr) throw b.error(parent.line, fmt::format("'{}' missing", key));
-  expect(b, *node, YamlNode::Kind::kScalar, fmt::format("a value for '{}'", key));
-  return node->scalar;
+std::vector<Field> items(const Builder& b, const Field& list, std::string_view what) {
+  if (!list.node.IsSequence()) throw b.error(list.at, fmt::format("expected {}", what));
+  std::vector<Field> result;
+  for (const YAML::Node& item : list.node) {
+    result.push_back({item, {item.Mark().line + 1, fmt::format("{}[{}]", list.at.field, result.size())}});
+  }
+  return result;
 }
 
-void read_block(Builder& b, const YamlNode& block) {
-  expect(b, block, YamlNode::Kind::kMapping, "a mapping under 'block'");
-  expect_keys(b, block, {"block_sizes", "blocks"});
-  if (const YamlNode* sizes = member(block, "block_sizes")) {
+const Field* find(const std::map<std::string, Field>& map, const std::string& key) {
+  const auto found = map.find(key);
+  return found == map.end() ? nullptr : &found->second;
+}
+
+const Field& required(const Builder& b, const std::map<std::string, Field>& map, const Field& parent,
+                      const std::string& key) {
+  const Field* field = find(map, key);
+  if (field == nullptr) throw b.error(parent.at, fmt::format("'{}' missing", key));
+  return *field;
+}
+
+// A scalar's text; a null value (`key:` alone, `~`) reads as empty when `empty_ok`.
+std::string scalar(const Builder& b, const Field& field, bool empty_ok = false) {
+  if (field.node.IsScalar() && (empty_ok || !field.node.Scalar().empty())) return field.node.Scalar();
+  if (field.node.IsNull() && empty_ok) return {};
+  throw b.error(field.at, field.node.IsScalar() || field.node.IsNull() ? "expected a non-empty string"
+                                                                       : "expected a string");
+}
+
+std::string optional_scalar(const Builder& b, const std::map<std::string, Field>& map,
+                            const std::string& key) {
+  const Field* field = find(map, key);
+  return field ? scalar(b, *field, true) : std::string();
+}
+
+bool boolean(const Builder& b, const Field& field) {
+  if (field.node.IsNull()) return false;
+  bool value = false;
+  if (!field.node.IsScalar() || !YAML::convert<bool>::decode(field.node, value)) {
+    throw b.error(field.at, "expected true or false");
+  }
+  return value;
+}
+
+void read_block(Builder& b, const Field& block) {
+  const auto keys = members(b, block, "a mapping with 'block_sizes' and 'blocks'", {"block_sizes", "blocks"});
+  if (const Field* sizes = find(keys, "block_sizes")) {
     std::vector<std::string> values;
-    if (sizes->kind == YamlNode::Kind::kScalar) values = b.expand(sizes->scalar, sizes->line);
-    for (const YamlNode& size : sizes->sequence) values.push_back(scalar(b, &size, size, "block_sizes"));
-    b.set_block_sizes(values, sizes->line);
+    if (sizes->node.IsSequence()) {
+      for (const Field& size : items(b, *sizes, "a list of sizes")) values.push_back(scalar(b, size));
+    } else {
+      values = b.expand(scalar(b, *sizes, true), sizes->at);  // "18,36" as in topology.conf
+    }
+    b.set_block_sizes(values, sizes->at);
   }
-  const YamlNode* blocks = member(block, "blocks");
-  if (blocks == nullptr) throw b.error(block.line, "'blocks' missing");
-  expect(b, *blocks, YamlNode::Kind::kSequence, "a list under 'blocks'");
-  for (const YamlNode& entry : blocks->sequence) {
-    expect(b, entry, YamlNode::Kind::kMapping, "a block mapping");
-    expect_keys(b, entry, {"block", "nodes"});
-    const YamlNode* nodes = member(entry, "nodes");
-    b.add_block(scalar(b, member(entry, "block"), entry, "block"),
-                nodes ? scalar(b, nodes, entry, "nodes") : "", entry.line);
+  for (const Field& entry : items(b, required(b, keys, block, "blocks"), "a list of blocks")) {
+    const auto fields = members(b, entry, "a block mapping", {"block", "nodes"});
+    const Field& name = required(b, fields, entry, "block");
+    const Field* nodes = find(fields, "nodes");
+    b.add_block(scalar(b, name), name.at, optional_scalar(b, fields, "nodes"), nodes ? nodes->at : entry.at);
   }
 }
 
-void read_tree(Builder& b, const YamlNode& tree) {
-  expect(b, tree, YamlNode::Kind::kMapping, "a mapping under 'tree'");
-  expect_keys(b, tree, {"switches"});
-  const YamlNode* switches = member(tree, "switches");
-  if (switches == nullptr) throw b.error(tree.line, "'switches' missing");
-  expect(b, *switches, YamlNode::Kind::kSequence, "a list under 'switches'");
-  for (const YamlNode& entry : switches->sequence) {
-    expect(b, entry, YamlNode::Kind::kMapping, "a switch mapping");
-    expect_keys(b, entry, {"switch", "children", "nodes"});
-    const YamlNode* nodes = member(entry, "nodes");
-    const YamlNode* children = member(entry, "children");
-    b.add_switch(scalar(b, member(entry, "switch"), entry, "switch"),
-                 nodes ? scalar(b, nodes, entry, "nodes") : "",
-                 children ? scalar(b, children, entry, "children") : "", entry.line);
+void read_tree(Builder& b, const Field& tree) {
+  const auto keys = members(b, tree, "a mapping with 'switches'", {"switches"});
+  for (const Field& entry : items(b, required(b, keys, tree, "switches"), "a list of switches")) {
+    const auto fields = members(b, entry, "a switch mapping", {"switch", "children", "nodes"});
+    const Field& name = required(b, fields, entry, "switch");
+    const Field* nodes = find(fields, "nodes");
+    const Field* children = find(fields, "children");
+    b.add_switch(scalar(b, name), name.at, optional_scalar(b, fields, "nodes"), nodes ? nodes->at : entry.at,
+                 optional_scalar(b, fields, "children"), children ? children->at : entry.at);
   }
 }
 
@@ -263,26 +311,36 @@ void read_tree(Builder& b, const YamlNode& tree) {
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
                                   std::span<const std::string> node_names) {
   Builder builder(file, node_names);
-  const YamlNode root = parse_yaml(text, file);
-  expect(builder, root, YamlNode::Kind::kSequence, "a list of topologies");
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw builder.error(e.mark.line + 1,
+                        fmt::format("YAML syntax error at column {}: {}", e.mark.column + 1, e.msg));
+  }
+  if (documents.size() > 1) throw builder.error(documents[1].Mark().line + 1, "expected one YAML document");
+  if (documents.empty() || documents.front().IsNull()) return builder.finish();  // nothing but comments
+  const Field root{documents.front(), {documents.front().Mark().line + 1, {}}};
   // The cluster default first, so its block and tree win over other topologies'.
-  std::vector<const YamlNode*> order;
-  for (const YamlNode& topology : root.sequence) {
-    expect(builder, topology, YamlNode::Kind::kMapping, "a topology mapping");
-    expect_keys(builder, topology, {"topology", "cluster_default", "block", "tree", "flat"});
-    const YamlNode* is_default = member(topology, "cluster_default");
-    const bool first =
-        is_default && is_default->kind == YamlNode::Kind::kScalar && is_default->scalar == "true";
-    order.insert(first ? order.begin() : order.end(), &topology);
+  std::vector<std::map<std::string, Field>> order;
+  for (Field topology : items(builder, root, "a list of topologies")) {
+    topology.at.field.clear();  // fields are named from their topology down: "block.blocks[0].nodes"
+    auto keys = members(builder, topology, "a topology mapping",
+                        {"topology", "cluster_default", "block", "tree", "flat"});
+    if (const Field* name = find(keys, "topology")) scalar(builder, *name);
+    if (const Field* flat = find(keys, "flat")) boolean(builder, *flat);
+    const Field* is_default = find(keys, "cluster_default");
+    const bool first = is_default && boolean(builder, *is_default);
+    order.insert(first ? order.begin() : order.end(), std::move(keys));
   }
   bool have_block = false;
   bool have_tree = false;
-  for (const YamlNode* topology : order) {
-    if (const YamlNode* block = member(*topology, "block"); block && !have_block) {
+  for (const auto& topology : order) {
+    if (const Field* block = find(topology, "block"); block && !have_block) {
       read_block(builder, *block);
       have_block = true;
     }
-    if (const YamlNode* tree = member(*topology, "tree"); tree && !have_tree) {
+    if (const Field* tree = find(topology, "tree"); tree && !have_tree) {
       read_tree(builder, *tree);
       have_tree = true;
     }

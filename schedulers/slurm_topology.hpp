@@ -29,7 +29,9 @@ struct SlurmTopology {
 // Reads topology.conf, or topology.yaml when the name ends in .yaml or .yml. Node names map to trays
 // through `node_names` (tray i is node_names[i]) or, when it is empty, by order of first appearance.
 // Throws InputError "FILE:LINE: what" for unreadable files, malformed lines, unknown or repeated nodes,
-// unknown switches and BlockSizes that are not base x 2^k.
+// unknown switches and BlockSizes that are not base x 2^k; topology.yaml (read by yaml-cpp) names the
+// field too, "FILE:LINE: block.blocks[1].nodes: expected a string", and reports YAML syntax errors,
+// wrong types, missing, repeated and unknown keys.
 SlurmTopology read_slurm_topology(const std::string& path, std::span<const std::string> node_names = {});
 
 // The same from text; `file` names it in errors.
