@@ -4,6 +4,7 @@
 // builds (or two policies) can be compared decision for decision.
 //
 //   nvlsim-placement-bench [--racks 8,64,256] [--policy per-gpu,tree,...] [--states N] [--out FILE]
+// (default: every registered policy)
 //
 // States: each tray is idle, wholly busy or partly busy (each GPU busy with probability 1/2), at three
 // loads; requests: 1 to 512 GPUs. Prints ns per call; --out writes the same figures as JSON.
@@ -85,7 +86,7 @@ Row measure(int racks, const std::string& spec, int states) {
 
 int main(int argc, char** argv) {
   std::vector<int> racks{8, 64, 256};
-  std::vector<std::string> policies{"per-gpu", "tree", "block", "sub-block"};
+  std::vector<std::string> policies = policy_names();
   int states = 300;
   std::string out;
   try {

@@ -17,15 +17,16 @@ namespace {
 
 const ClusterShape kFourRacks{4, 18, 4};
 
-const std::vector<std::string> kSpecs = {"per-gpu",
-                                         "block",
-                                         "block:min_block_nodes=16",
-                                         "sub-block",
-                                         "sub-block:segment=9",
-                                         "tree",
-                                         "sub-block:segment=none",
-                                         "sub-block:spread=1",
-                                         "sub-block:consolidate=1"};
+// Every registered policy with its defaults, then the parameterised variants worth checking apart.
+std::vector<std::string> all_specs() {
+  std::vector<std::string> specs = nvlsim::policy_names();
+  for (const char* variant : {"block:min_block_nodes=16", "sub-block:segment=9", "sub-block:segment=none",
+                              "sub-block:spread=1", "sub-block:consolidate=1"})
+    specs.emplace_back(variant);
+  return specs;
+}
+
+const std::vector<std::string> kSpecs = all_specs();
 
 struct RandomLoad {
   ClusterState state;

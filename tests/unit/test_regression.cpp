@@ -2,6 +2,7 @@
 // tests/regression/ (integers exactly, other numbers to 1e-9 relative; runs are deterministic). A change
 // that moves a result updates the baseline in the same commit and says why:
 //   NVLSIM_UPDATE_BASELINES=1 build/tests/nvlsim_tests "[regression]"
+// never in CI: with CI=true in the environment as well, the test fails instead of rewriting anything.
 
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "nvlsim_process.hpp"
 
@@ -19,11 +21,20 @@ namespace {
 
 const std::string kSource = NVLSIM_SOURCE_DIR;
 const std::string kX8 = kSource + "/platforms/nvl72x8.xml";
+// The policies the baselines hold, named rather than `all`: registering a new policy must not change
+// what these scenarios run (the baselines would drift without anyone deciding they should).
+const std::string kPolicies = "--policy per-gpu,block,sub-block,tree";
 
 struct Scenario {
   const char* name;
   std::string args;
 };
+
+// CI sets CI=true (GitHub Actions, GitLab); some set CI=1.
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && (std::string_view(ci) == "true" || std::string_view(ci) == "1");
+}
 
 bool is_integer(const std::string& s) {
   if (s.empty()) return false;
@@ -63,18 +74,23 @@ std::string compare(const CsvTable& actual, const CsvTable& baseline) {
 }  // namespace
 
 TEST_CASE("regression scenarios reproduce their committed summary.csv", "[regression]") {
+  const bool update = std::getenv("NVLSIM_UPDATE_BASELINES") != nullptr;
+  if (update && in_ci())
+    FAIL(
+        "NVLSIM_UPDATE_BASELINES is set with CI=true: CI must never rewrite the committed baselines in "
+        "tests/regression/; unset NVLSIM_UPDATE_BASELINES in the CI environment and update them locally");
   const auto dir = scratch_dir("regression");
   const auto trace = (dir / "mix2k.swf").string();
   // A seeded mix of 2,000 jobs sized for 576 GPUs, generated here rather than committed.
   REQUIRE(run_nvlsim("workload mix --jobs 2000 --gpus 576 --seed 3 -o " + trace, dir).status == 0);
   const Scenario scenarios[] = {
-      {"mix2k-x8-failures", "--platform " + kX8 + " --trace " + trace +
-                                " --policy all --failures llama3 --failure-rate-scale 5 --seed 3"},
-      {"theta-x8", "--platform " + kX8 + " --trace " + data_file("theta_100.swf") + " --policy all"},
+      {"mix2k-x8-failures", "--platform " + kX8 + " --trace " + trace + " " + kPolicies +
+                                " --failures llama3 --failure-rate-scale 5 --seed 3"},
+      {"theta-x8", "--platform " + kX8 + " --trace " + data_file("theta_100.swf") + " " + kPolicies},
       {"nasa-x8-incidents", "--platform " + kX8 + " --trace " + data_file("NASA-iPSC-1993-3.1-cln.swf.gz") +
-                                " --policy all --failures " + kSource + "/tests/regression/incidents.csv"},
+                                " " + kPolicies + " --failures " + kSource +
+                                "/tests/regression/incidents.csv"},
   };
-  const bool update = std::getenv("NVLSIM_UPDATE_BASELINES") != nullptr;
   for (const Scenario& s : scenarios) {
     SECTION(s.name) {
       const fs::path out = dir / s.name;

@@ -124,8 +124,11 @@ class Machine {
 // The replay kept from pass to pass must answer as one that replays the running jobs from the present.
 TEST_CASE("a reservation carried between passes equals one replayed from the present", "[easy_backfill]") {
   const nvlsim::PolicyContext context{kFourRacks};
-  for (const std::string spec : {"per-gpu", "block", "block:min_block_nodes=16", "sub-block",
-                                 "sub-block:segment=9", "sub-block:spread=1", "tree"}) {
+  // Every registered policy with its defaults, and the variants whose reservations differ.
+  std::vector<std::string> specs = nvlsim::policy_names();
+  for (const char* variant : {"block:min_block_nodes=16", "sub-block:segment=9", "sub-block:spread=1"})
+    specs.emplace_back(variant);
+  for (const std::string& spec : specs) {
     INFO(spec);
     const auto policy = nvlsim::make_policy(spec, context);
     Machine machine(5);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "nvlsim_process.hpp"
+#include "schedulers/policy_registry.hpp"
 #include "workloads/swf_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -59,7 +60,7 @@ TEST_CASE("fitting CPU traces (--fit) runs them on nvl72x8 with no job rejected 
                  dir);
   REQUIRE(r.status == 0);
   const auto jobs = read_csv((dir / "fit/jobs.csv").string());
-  CHECK(jobs.rows.size() == 40);
+  CHECK(jobs.rows.size() == 10 * nvlsim::policy_names().size());  // the 10 jobs under every policy
   CHECK(rejected_for_size(jobs) == 0);
   CHECK(jobs.at(5, "requested_number_of_resources") == "501");  // ceil(2004 / 4)
   const auto run_json = slurp((dir / "fit/run.json").string());
