@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <set>
+
 #include "models/input_error.hpp"
 #include "schedulers/job_request.hpp"
 #include "schedulers/policy_registry.hpp"
@@ -27,8 +29,10 @@ std::vector<std::string> split_policies(const std::string& text) {
 
 PlatformOptions parse_platform(Args& a) {
   PlatformOptions p;
+  std::set<std::string> seen;
   while (!a.done()) {
     const std::string& flag = a.next();
+    if (!seen.insert(flag).second) fail(flag, "given twice");
     if (flag == "--racks")
       p.racks = a.number<int>(flag, 1, 4096);
     else if (flag == "--nvlink-links")
@@ -73,8 +77,11 @@ CliOptions parse_cli(std::span<const std::string> args) {
     return o;
   }
   RunOptions& r = o.run;
+  std::set<std::string> seen;
   while (!a.done()) {
     const std::string& flag = a.next();
+    // A second value would silently replace the first; only --policy adds up.
+    if (flag != "--policy" && !seen.insert(flag).second) fail(flag, "given twice");
     if (flag == "--help" || flag == "-h") {
       o.command = Command::help;
       return o;
@@ -87,9 +94,9 @@ CliOptions parse_cli(std::span<const std::string> args) {
       r.platform = a.value(flag);
     else if (flag == "--trace")
       r.trace = a.value(flag);
-    else if (flag == "--policy")
-      r.policies = split_policies(a.value(flag));
-    else if (flag == "--policy-file")
+    else if (flag == "--policy") {
+      for (auto& spec : split_policies(a.value(flag))) r.policies.push_back(std::move(spec));
+    } else if (flag == "--policy-file")
       r.policy_file = a.value(flag);
     else if (flag == "--topology")
       r.topology = a.value(flag);
@@ -191,14 +198,14 @@ Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rac
   --rack-power-kw P        power drawn by one rack (default: 120)
   --power-usd-per-kwh X    electricity price (default: 0.10)
 
-Options:
+Options (`--flag value` or `--flag=value`; a flag given twice is an error, except --policy):
   --platform FILE      SimGrid platform written by `nvlsim platform` (default: built-in nvl72x8); a bare
                        nvl72xN or nvl72xN.xml that is no file here is the built-in N-rack platform
   --trace FILE         SWF trace, plain or .gz (default: the seeded AI job mix of `nvlsim workload mix`,
                        400 jobs; on 64 racks the week of workloads/mix.swf); a bare mix.swf that is no
                        file here is that shipped week
   --policy LIST        comma-separated policy specs NAME[:key=value...], or "all" for every policy
-                       (default: per-gpu,block,sub-block);
+                       (default: per-gpu,block,sub-block); repeatable, the lists add up;
                        known: {}; parameters in docs/policies.md
   --policy-file FILE   JSON list of policy specs, rule tables included (see docs/policies.md)
   --topology FILE      Slurm topology.conf or topology.yaml: blocks for block/sub-block, switches for

@@ -1,0 +1,59 @@
+// Command-line flags: `--flag=value` as well as `--flag value`, --policy lists that add up, and no value
+// silently replaced or accepted out of range.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "models/input_error.hpp"
+#include "sim/cli_options.hpp"
+
+using Catch::Matchers::Equals;
+using nvlsim::InputError;
+using nvlsim::parse_cli;
+
+namespace {
+
+nvlsim::CliOptions parse(std::vector<std::string> args) {
+  return parse_cli(args);
+}
+
+std::string error_of(std::vector<std::string> args) {
+  try {
+    parse_cli(args);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("flags take --flag=value as --flag value", "[cli]") {
+  const auto o = parse({"--trace=t.swf", "--seed=7", "--comm-fraction=0.25", "--out", "o"});
+  CHECK(o.run.trace == std::optional<std::string>("t.swf"));
+  CHECK(o.run.seed == 7);
+  CHECK(o.run.sim.comm_fraction == 0.25);
+  CHECK(o.run.out_dir == "o");
+  // A value may itself hold '=' or start with dashes.
+  CHECK(parse({"--trace", "--odd=name.swf"}).run.trace == std::optional<std::string>("--odd=name.swf"));
+  CHECK(parse({"platform", "--racks=2", "-o", "x.xml"}).platform.racks == 2);
+}
+
+TEST_CASE("policy lists given with --policy add up, any other flag given twice is an error", "[cli]") {
+  CHECK_THAT(parse({"--policy=per-gpu", "--policy", "block,tree"}).run.policies,
+             Equals(std::vector<std::string>{"per-gpu", "block", "tree"}));
+  CHECK(parse({"--policy=all"}).run.policies.size() > 1);
+  CHECK(error_of({"--out", "a", "--out", "b"}) == "nvlsim: --out: given twice");
+  CHECK(error_of({"--seed=1", "--seed", "2"}) == "nvlsim: --seed: given twice");
+  CHECK(error_of({"platform", "--racks", "2", "--racks=3", "-o", "x"}) == "nvlsim: --racks: given twice");
+}
+
+TEST_CASE("a flag without a value refuses =value, and numbers must be finite", "[cli]") {
+  CHECK(error_of({"--quiet=1"}) == "nvlsim: --quiet: takes no value, got \"1\"");
+  CHECK(error_of({"--comm-fraction", "nan"}) == "nvlsim: --comm-fraction: must be a finite number, got nan");
+  CHECK(error_of({"--gpu-hour-usd=inf"}) == "nvlsim: --gpu-hour-usd: must be a finite number, got inf");
+  CHECK(error_of({"--seed", "-1"}).find("nvlsim: --seed: ") == 0);
+  CHECK(error_of({"--trace"}) == "nvlsim: --trace: needs a value");
+}
