@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -57,6 +59,17 @@ std::ofstream open_output(const fs::path& path) {
   std::ofstream out(path);
   if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
   return out;
+}
+
+// Writes one output file and checks that every byte reached it: on a full disk a stream fails silently,
+// which left a truncated jobs.csv behind a run reported as a success.
+template <typename Write>
+void write_output(const fs::path& path, Write&& write) {
+  auto out = open_output(path);
+  write(out);
+  out.flush();
+  if (!out)
+    throw std::runtime_error(fmt::format("{}: write failed: {}", path.string(), std::strerror(errno)));
 }
 
 // The class table of the run: --classes or the built-in one, with an explicit --comm-fraction or
@@ -206,34 +219,21 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   if (ec) throw InputError(fmt::format("{}: cannot create directory: {}", out_dir.string(), ec.message()));
   std::vector<std::string> class_names;
   for (const JobClass& c : classes.classes) class_names.push_back(c.name);
-  {
-    auto out = open_output(out_dir / "jobs.csv");
-    write_jobs_csv(out, jobs, runs, class_names);
-  }
+  write_output(out_dir / "jobs.csv",
+               [&](std::ostream& out) { write_jobs_csv(out, jobs, runs, class_names); });
   if (options.write_swf) {
     for (const auto& run : runs) {
       const ScheduleSwf schedule =
           schedule_swf(run.policy, jobs, run.outcomes, classes.classes, shape.gpus());
-      auto out = open_output(out_dir / schedule_file_name(run.policy));
-      write_swf(out, schedule.header, schedule.records);
+      write_output(out_dir / schedule_file_name(run.policy),
+                   [&](std::ostream& out) { write_swf(out, schedule.header, schedule.records); });
     }
   }
-  {
-    auto out = open_output(out_dir / "attempts.csv");
-    write_attempts_csv(out, jobs, runs);
-  }
-  {
-    auto out = open_output(out_dir / "summary.csv");
-    write_summary_csv(out, summaries);
-  }
-  {
-    auto out = open_output(out_dir / "timeseries.csv");
-    write_timeseries_csv(out, series, options.sample_step);
-  }
-  {
-    auto out = open_output(out_dir / "run.json");
-    write_run_json(out, manifest);
-  }
+  write_output(out_dir / "attempts.csv", [&](std::ostream& out) { write_attempts_csv(out, jobs, runs); });
+  write_output(out_dir / "summary.csv", [&](std::ostream& out) { write_summary_csv(out, summaries); });
+  write_output(out_dir / "timeseries.csv",
+               [&](std::ostream& out) { write_timeseries_csv(out, series, options.sample_step); });
+  write_output(out_dir / "run.json", [&](std::ostream& out) { write_run_json(out, manifest); });
   std::fputs(comparison_table(summaries).c_str(), stdout);
   std::fflush(stdout);  // before plot.py writes to the same stream
   if (!options.quiet)

@@ -3,10 +3,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "models/input_error.hpp"
+#include "nvlsim_process.hpp"
 #include "sim/cli_options.hpp"
 
 using Catch::Matchers::Equals;
@@ -56,4 +58,14 @@ TEST_CASE("a flag without a value refuses =value, and numbers must be finite", "
   CHECK(error_of({"--gpu-hour-usd=inf"}) == "nvlsim: --gpu-hour-usd: must be a finite number, got inf");
   CHECK(error_of({"--seed", "-1"}).find("nvlsim: --seed: ") == 0);
   CHECK(error_of({"--trace"}) == "nvlsim: --trace: needs a value");
+}
+
+TEST_CASE("an output that cannot be written in full fails the run, naming the file", "[cli][output]") {
+  const auto dir = nvlsim::test::scratch_dir("full-disk");
+  std::filesystem::create_directories(dir / "out");
+  std::filesystem::create_symlink("/dev/full", dir / "out/summary.csv");  // every write fails: no space
+  const auto r = nvlsim::test::run_nvlsim("--quiet --policy per-gpu --out " + (dir / "out").string(), dir);
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "nvlsim: " + (dir / "out/summary.csv").string() + ": write failed: No space left on device\n");
 }
