@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -22,6 +20,7 @@
 #include "sim/cli_args.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
+#include "sim/output_files.hpp"
 #include "sim/policy_processes.hpp"
 #include "sim/policy_setup.hpp"
 #include "sim/schedule_swf.hpp"
@@ -53,23 +52,6 @@ LoadedPlatform load_builtin_platform(simgrid::s4u::Engine& engine, int racks) {
     fs::remove(path);
     throw;
   }
-}
-
-std::ofstream open_output(const fs::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
-  return out;
-}
-
-// Writes one output file and checks that every byte reached it: on a full disk a stream fails silently,
-// which left a truncated jobs.csv behind a run reported as a success.
-template <typename Write>
-void write_output(const fs::path& path, Write&& write) {
-  auto out = open_output(path);
-  write(out);
-  out.flush();
-  if (!out)
-    throw std::runtime_error(fmt::format("{}: write failed: {}", path.string(), std::strerror(errno)));
 }
 
 // The class table of the run: --classes or the built-in one, with an explicit --comm-fraction or
@@ -118,6 +100,8 @@ void describe_failures(const SimulationConfig& sim, double rate_scale, RunManife
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
+  // Checked before the simulation, so that a bad --out is not found only after it.
+  OutputFiles outputs(options.out_dir);
   RunManifest manifest;
   manifest.version = NVLSIM_VERSION;
   manifest.command_line = command_line;
@@ -213,27 +197,24 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     manifest.policies.push_back({r.policy, r.wall_seconds});
   }
 
-  const fs::path out_dir = options.out_dir;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot create directory: {}", out_dir.string(), ec.message()));
   std::vector<std::string> class_names;
   for (const JobClass& c : classes.classes) class_names.push_back(c.name);
-  write_output(out_dir / "jobs.csv",
-               [&](std::ostream& out) { write_jobs_csv(out, jobs, runs, class_names); });
+  outputs.write("jobs.csv", [&](std::ostream& out) { write_jobs_csv(out, jobs, runs, class_names); });
   if (options.write_swf) {
     for (const auto& run : runs) {
       const ScheduleSwf schedule =
           schedule_swf(run.policy, jobs, run.outcomes, classes.classes, shape.gpus());
-      write_output(out_dir / schedule_file_name(run.policy),
-                   [&](std::ostream& out) { write_swf(out, schedule.header, schedule.records); });
+      outputs.write(schedule_file_name(run.policy),
+                    [&](std::ostream& out) { write_swf(out, schedule.header, schedule.records); });
     }
   }
-  write_output(out_dir / "attempts.csv", [&](std::ostream& out) { write_attempts_csv(out, jobs, runs); });
-  write_output(out_dir / "summary.csv", [&](std::ostream& out) { write_summary_csv(out, summaries); });
-  write_output(out_dir / "timeseries.csv",
-               [&](std::ostream& out) { write_timeseries_csv(out, series, options.sample_step); });
-  write_output(out_dir / "run.json", [&](std::ostream& out) { write_run_json(out, manifest); });
+  outputs.write("attempts.csv", [&](std::ostream& out) { write_attempts_csv(out, jobs, runs); });
+  outputs.write("summary.csv", [&](std::ostream& out) { write_summary_csv(out, summaries); });
+  outputs.write("timeseries.csv",
+                [&](std::ostream& out) { write_timeseries_csv(out, series, options.sample_step); });
+  outputs.write("run.json", [&](std::ostream& out) { write_run_json(out, manifest); });
+  outputs.commit();
+  const fs::path& out_dir = outputs.dir();
   std::fputs(comparison_table(summaries).c_str(), stdout);
   std::fflush(stdout);  // before plot.py writes to the same stream
   if (!options.quiet)

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -60,12 +61,28 @@ TEST_CASE("a flag without a value refuses =value, and numbers must be finite", "
   CHECK(error_of({"--trace"}) == "nvlsim: --trace: needs a value");
 }
 
-TEST_CASE("an output that cannot be written in full fails the run, naming the file", "[cli][output]") {
+TEST_CASE("an output that cannot be written in full fails the run and keeps the previous set",
+          "[cli][output]") {
+  namespace fs = std::filesystem;
   const auto dir = nvlsim::test::scratch_dir("full-disk");
-  std::filesystem::create_directories(dir / "out");
-  std::filesystem::create_symlink("/dev/full", dir / "out/summary.csv");  // every write fails: no space
-  const auto r = nvlsim::test::run_nvlsim("--quiet --policy per-gpu --out " + (dir / "out").string(), dir);
+  const fs::path out = dir / "out";
+  const std::string args = "--quiet --policy per-gpu --out " + out.string();
+  REQUIRE(nvlsim::test::run_nvlsim(args, dir).status == 0);
+  const std::string jobs = nvlsim::test::slurp((out / "jobs.csv").string());
+  // The next run's summary.csv goes to /dev/full: every write fails as on a full disk.
+  fs::create_symlink("/dev/full", out / "summary.csv.partial");
+  const auto r = nvlsim::test::run_nvlsim(args + " --seed 2", dir);
   CHECK(r.status == 1);
-  CHECK(r.err ==
-        "nvlsim: " + (dir / "out/summary.csv").string() + ": write failed: No space left on device\n");
+  CHECK(r.err == "nvlsim: " + (out / "summary.csv").string() + ": write failed: No space left on device\n");
+  // Nothing of the failed run is left, and the previous run's files are whole.
+  CHECK(nvlsim::test::slurp((out / "jobs.csv").string()) == jobs);
+  for (const auto& entry : fs::directory_iterator(out)) CHECK(entry.path().extension() != ".partial");
+}
+
+TEST_CASE("an --out that cannot be written is reported before the simulation", "[cli][output]") {
+  const auto dir = nvlsim::test::scratch_dir("bad-out");
+  std::ofstream(dir / "file") << "x";
+  const auto r = nvlsim::test::run_nvlsim("--quiet --out " + (dir / "file/sub").string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err.find((dir / "file/sub").string() + ": cannot create directory") == 0);
 }
