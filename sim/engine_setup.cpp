@@ -1,9 +1,27 @@
 #include "sim/engine_setup.hpp"
 
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
 #include <string>
 #include <vector>
 
 namespace nvlsim {
+
+namespace {
+
+// SimGrid's own SIGINT handler exits with status 1 and a message below nvlsim's log threshold, so an
+// interrupted run ended without a word. This one says so and then ends by the signal, as a shell expects.
+extern "C" void interrupted(int signal) {
+  const char* name = signal == SIGINT ? "\nnvlsim: interrupted (SIGINT): no output written\n"
+                                      : "\nnvlsim: terminated (SIGTERM): no output written\n";
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, name, std::strlen(name));
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+}  // namespace
 
 std::unique_ptr<simgrid::s4u::Engine> make_engine() {
   std::vector<std::string> args = {"nvlsim", "--log=root.thres:warning", "--cfg=network/model:CM02",
@@ -15,7 +33,14 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine() {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
-  return std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  auto engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  for (int signal : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    ::sigaction(signal, nullptr, &old);
+    if (old.sa_handler != SIG_IGN)
+      std::signal(signal, interrupted);  // a background job's SIGINT stays ignored
+  }
+  return engine;
 }
 
 }  // namespace nvlsim

@@ -14,6 +14,7 @@ namespace nvlsim {
 //                             flows are full duplex and the collective already sends both ways;
 //   network/TCP-gamma:1e300   no TCP-window bound (gamma / 2 latency), which would cap 900 GB/s flows
 //                             as soon as links carry latency.
+// SIGINT and SIGTERM then print one line saying the run was interrupted and end the process by the signal.
 std::unique_ptr<simgrid::s4u::Engine> make_engine();
 
 }  // namespace nvlsim

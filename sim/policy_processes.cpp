@@ -147,6 +147,12 @@ class SignalGuard {
   void restore() const {
     for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
   }
+  // In a child: the default action, so that a Ctrl-C reaching the whole process group is reported once,
+  // by the parent, not once per child. Ignored signals stay ignored.
+  void default_in_child() const {
+    for (std::size_t i = 0; i < std::size(kSignals); ++i)
+      if (old_[i].sa_handler != SIG_IGN) std::signal(kSignals[i], SIG_DFL);
+  }
 
  private:
   static constexpr int kSignals[] = {SIGINT, SIGTERM};
@@ -276,6 +282,7 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
       }
       if (pid == 0) {
         signals.restore();
+        signals.default_in_child();
 #ifdef __linux__
         // Die with the parent even if it gets no chance to kill this process (SIGKILL, a crash).
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);

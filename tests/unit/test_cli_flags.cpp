@@ -86,3 +86,17 @@ TEST_CASE("an --out that cannot be written is reported before the simulation", "
   CHECK(r.status == 2);
   CHECK(r.err.find((dir / "file/sub").string() + ": cannot create directory") == 0);
 }
+
+TEST_CASE("a terminated run says so, ends by the signal and writes nothing", "[cli][output]") {
+  const auto dir = nvlsim::test::scratch_dir("terminated");
+  // Loading 256 racks takes well over the 0.3 s before the signal, even on a fast machine.
+  const std::string cmd =
+      "cd " + dir.string() + " && (" + NVLSIM_BINARY +
+      " --quiet --platform nvl72x256 --out out 2>err.txt & pid=$!; sleep 0.3; kill -TERM $pid;"
+      " wait $pid; echo $? >status.txt)";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK(nvlsim::test::slurp((dir / "status.txt").string()) == "143\n");
+  CHECK(nvlsim::test::slurp((dir / "err.txt").string()) ==
+        "\nnvlsim: terminated (SIGTERM): no output written\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "out/jobs.csv"));
+}
