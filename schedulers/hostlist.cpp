@@ -9,6 +9,14 @@
 namespace nvlsim {
 namespace {
 
+// Far above any machine nvlsim models (1,000 racks are 18,000 trays), and low enough that a typo such as
+// n[01-2147483647] is an error rather than the whole memory.
+constexpr std::size_t kMaxNames = 1'000'000;
+
+[[noreturn]] void too_many() {
+  throw std::invalid_argument(fmt::format("hostlist names more than {} nodes", kMaxNames));
+}
+
 // Top-level comma-separated parts; commas inside brackets belong to a range list.
 std::vector<std::string_view> split_names(std::string_view text) {
   std::vector<std::string_view> parts;
@@ -44,6 +52,7 @@ std::vector<std::string> expand_range(std::string_view range) {
   const int low = to_number(first, range);
   const int high = dash == std::string_view::npos ? low : to_number(range.substr(dash + 1), range);
   if (high < low) throw std::invalid_argument(fmt::format("reversed range '{}' in hostlist", range));
+  if (static_cast<std::size_t>(high) - static_cast<std::size_t>(low) >= kMaxNames) too_many();
   std::vector<std::string> numbers;
   for (int n = low; n <= high; ++n) numbers.push_back(fmt::format("{:0{}}", n, first.size()));
   return numbers;
@@ -52,6 +61,7 @@ std::vector<std::string> expand_range(std::string_view range) {
 void expand_name(std::string_view name, std::string prefix, std::vector<std::string>& out) {
   const std::size_t open = name.find('[');
   if (open == std::string_view::npos) {
+    if (out.size() >= kMaxNames) too_many();
     out.push_back(prefix + std::string(name));
     return;
   }

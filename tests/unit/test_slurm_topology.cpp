@@ -114,6 +114,13 @@ TEST_CASE("hostlists expand ranges, lists, padding and several brackets", "[slur
   }
 }
 
+TEST_CASE("a hostlist of more than a million names is an error, not the whole memory", "[slurm_topology]") {
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), "hostlist names more than 1000000 nodes");
+  // Each group alone is small; together they name 2,000 x 1,000 nodes.
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("r[1-2000]n[1-1000]"), "hostlist names more than 1000000 nodes");
+  CHECK(nvlsim::expand_hostlist("r[1-1000]n[1-1000]").size() == 1'000'000);
+}
+
 TEST_CASE("topology.conf gives blocks in file order, placeholders and BlockSizes", "[slurm_topology]") {
   const SlurmTopology topology = nvlsim::parse_topology_conf(kConf, "t.conf");
   REQUIRE(topology.blocks.size() == 4);
