@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
+#include <utility>
 
 #include "models/input_error.hpp"
 
@@ -70,21 +70,34 @@ SwitchTree make_switch_tree(const PolicyContext& context) {
   const int switches = static_cast<int>(tree.trays.size());
   tree.level.assign(switches, -1);
   std::vector<std::uint8_t> visiting(switches, 0);
-  // Depth-first, so a switch is listed after its children; a switch met again while open is a cycle.
-  const std::function<void(int)> visit = [&](int s) {
-    if (tree.level[s] >= 0) return;
-    if (visiting[s])
-      throw InputError(fmt::format("topology switches form a cycle through switch {}", tree.names[s]));
-    visiting[s] = 1;
-    int level = 0;
-    for (int child : tree.children[s]) {
-      visit(child);
-      level = std::max(level, tree.level[child] + 1);
+  // Depth-first, so a switch is listed after its children; a switch met again while open is a cycle. An
+  // explicit stack, since a hand-written topology may chain switches deeper than the call stack allows.
+  std::vector<std::pair<int, std::size_t>> open;  // switch, next child to visit
+  for (int root = 0; root < switches; ++root) {
+    if (tree.level[root] >= 0) continue;
+    visiting[root] = 1;
+    open.push_back({root, 0});
+    while (!open.empty()) {
+      const int s = open.back().first;
+      const std::size_t next = open.back().second;
+      if (next < tree.children[s].size()) {
+        ++open.back().second;
+        const int child = tree.children[s][next];
+        if (tree.level[child] >= 0) continue;
+        if (visiting[child])
+          throw InputError(
+              fmt::format("topology switches form a cycle through switch {}", tree.names[child]));
+        visiting[child] = 1;
+        open.push_back({child, 0});
+        continue;
+      }
+      int level = 0;
+      for (int child : tree.children[s]) level = std::max(level, tree.level[child] + 1);
+      tree.level[s] = level;
+      tree.bottom_up.push_back(s);
+      open.pop_back();
     }
-    tree.level[s] = level;
-    tree.bottom_up.push_back(s);
-  };
-  for (int s = 0; s < switches; ++s) visit(s);
+  }
   return tree;
 }
 

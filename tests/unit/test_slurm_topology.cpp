@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -314,4 +315,20 @@ TEST_CASE("the topology.conf of nvlsim's own leaves gives tree the same placemen
       }
     }
   }
+}
+
+TEST_CASE("a switch chain far deeper than the call stack is ordered bottom up", "[slurm_topology]") {
+  // s0 over s1 over ... over s99999, the last one over tray n01: 100,000 levels.
+  std::string conf;
+  constexpr int kDepth = 100'000;
+  for (int i = 0; i + 1 < kDepth; ++i)
+    conf += "SwitchName=s" + std::to_string(i) + " Switches=s" + std::to_string(i + 1) + "\n";
+  conf += "SwitchName=s" + std::to_string(kDepth - 1) + " Nodes=n01\n";
+  PolicyContext context{ClusterShape{1, 18, 4}};
+  context.topology = nvlsim::parse_topology_conf(conf, "deep.conf");
+  const nvlsim::SwitchTree tree = nvlsim::make_switch_tree(context);
+  REQUIRE(tree.bottom_up.size() == static_cast<std::size_t>(kDepth));
+  CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.front())] == "s99999");
+  CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.back())] == "s0");
+  CHECK(*std::max_element(tree.level.begin(), tree.level.end()) == kDepth - 1);
 }
