@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -19,6 +20,17 @@ namespace {
 
 fs::path partial(const fs::path& path) {
   return fs::path(path.string() + ".partial");
+}
+
+// The names the ledger lists; only plain names, so that a hand-edited ledger cannot reach outside the
+// folder.
+std::vector<std::string> read_ledger(const fs::path& path) {
+  std::vector<std::string> names;
+  std::ifstream in(path);
+  for (std::string name; std::getline(in, name);)
+    if (!name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos)
+      names.push_back(name);
+  return names;
 }
 
 }  // namespace
@@ -54,14 +66,35 @@ void OutputFiles::write(const std::string& name, const std::function<void(std::o
 }
 
 void OutputFiles::commit() {
+  std::error_code ec;
+  for (const std::string& name : read_ledger(dir_ / kLedger))
+    if (std::ranges::find(written_, name) == written_.end()) fs::remove(dir_ / name, ec);
   for (const std::string& name : written_) {
-    std::error_code ec;
     fs::rename(partial(dir_ / name), dir_ / name, ec);
     if (ec)
       throw std::runtime_error(
           fmt::format("{}: cannot move into place: {}", (dir_ / name).string(), ec.message()));
   }
   committed_ = true;
+  write_ledger();
+}
+
+void OutputFiles::adopt(const std::vector<std::string>& names) {
+  for (const std::string& name : names)
+    if (std::ranges::find(written_, name) == written_.end()) written_.push_back(name);
+  write_ledger();
+}
+
+void OutputFiles::write_ledger() const {
+  const fs::path path = dir_ / kLedger;
+  std::ofstream out(partial(path));
+  for (const std::string& name : written_) out << name << '\n';
+  out.flush();
+  std::error_code ec;
+  if (out) fs::rename(partial(path), path, ec);
+  if (!out || ec)
+    throw std::runtime_error(fmt::format("{}: write failed: {}", path.string(),
+                                         ec ? ec.message() : std::string(std::strerror(errno))));
 }
 
 }  // namespace nvlsim

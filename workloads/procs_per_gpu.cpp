@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "models/input_error.hpp"
 
 namespace nvlsim {
 
@@ -17,7 +22,12 @@ int fit_procs_per_gpu(const SwfTrace& trace, int platform_gpus) {
   for (const SwfRecord& r : trace.records)
     procs = std::max(procs, r.allocated_processors != -1 ? r.allocated_processors : r.requested_processors);
   if (procs <= platform_gpus || platform_gpus <= 0) return 1;
-  return static_cast<int>((procs + platform_gpus - 1) / platform_gpus);
+  // Rounded up without procs + platform_gpus - 1, which overflows for the largest counts.
+  const std::int64_t per_gpu = procs / platform_gpus + (procs % platform_gpus != 0);
+  if (per_gpu > std::numeric_limits<int>::max())
+    throw InputError(fmt::format("{}: --fit: {} processors would need {} per GPU, more than {}", trace.path,
+                                 procs, per_gpu, std::numeric_limits<int>::max()));
+  return static_cast<int>(per_gpu);
 }
 
 }  // namespace nvlsim

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 
 #include <fmt/core.h>
 
@@ -20,7 +21,8 @@ int gpu_count(const SwfRecord& record, int procs_per_gpu, const std::string& pat
   const bool allocated_known = record.allocated_processors != -1;
   const std::int64_t procs = allocated_known ? record.allocated_processors : record.requested_processors;
   if (procs == -1) return 0;
-  const std::int64_t count = (procs + procs_per_gpu - 1) / procs_per_gpu;
+  // Rounded up without procs + procs_per_gpu - 1, which overflows for the largest counts.
+  const std::int64_t count = procs / procs_per_gpu + (procs % procs_per_gpu != 0);
   if (count > std::numeric_limits<int>::max()) {
     const std::size_t index = allocated_known ? kAllocatedIndex : kRequestedIndex;
     throw InputError(fmt::format("{}:{}: field {} ({}): {} is too many GPUs", path, line, index + 1,
@@ -29,10 +31,28 @@ int gpu_count(const SwfRecord& record, int procs_per_gpu, const std::string& pat
   return static_cast<int>(count);
 }
 
+// A job number names one job in every output, so a second job with the same number is an error (SWF
+// numbers jobs from 1 up, one per line).
+void check_unique_ids(const SwfTrace& trace) {
+  std::unordered_map<std::int64_t, std::size_t> first_line;
+  first_line.reserve(trace.records.size());
+  for (std::size_t i = 0; i < trace.records.size(); ++i) {
+    const auto [it, inserted] = first_line.try_emplace(trace.records[i].job_number, trace.record_lines[i]);
+    if (!inserted)
+      throw InputError(fmt::format("{}:{}: field 1 ({}): job {} is already on line {}", trace.path,
+                                   trace.record_lines[i], kSwfFieldNames[0], it->first, it->second));
+  }
+}
+
 }  // namespace
 
 std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& options) {
-  if (trace.records.empty()) return {};
+  if (trace.records.empty()) {
+    const std::string skipped =
+        trace.skipped.empty() ? "" : fmt::format(", {} bad lines skipped", trace.skipped.size());
+    throw InputError(fmt::format("{}: no jobs ({} lines read{})", trace.path, trace.lines_read, skipped));
+  }
+  check_unique_ids(trace);
   ClassTable classes = options.classes ? *options.classes : ClassTable{};
   if (options.classes && !classes.rules_from_file) {
     if (const auto header = trace.header.get("Classes"))

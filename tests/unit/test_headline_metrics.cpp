@@ -214,6 +214,16 @@ TEST_CASE("timeseries rows: every change, or the state in force at each fixed st
   CHECK(sample_rows({}, 10).empty());
 }
 
+TEST_CASE("a sample step that would write more than ten million rows is refused", "[metrics][timeseries]") {
+  const Schedule s;  // samples from 0 s to 300 s
+  CHECK(sample_rows(s.samples, 300.0 / (nvlsim::kMaxSampleRows - 1)).size() == nvlsim::kMaxSampleRows);
+  CHECK_THROWS_WITH(
+      sample_rows(s.samples, 1e-9),
+      "sample step 1e-09 s: 3e+11 timeseries rows from 0 s to 300 s, more than 10000000; use a step "
+      "of at least 3e-05 s");
+  CHECK_THROWS_WITH(sample_rows(s.samples, 1e-300), "sample step 1e-300 s: too fine for times up to 300 s");
+}
+
 TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by name", "[metrics][csv]") {
   const Schedule s;
   std::ostringstream ts;

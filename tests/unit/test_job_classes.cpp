@@ -118,3 +118,16 @@ TEST_CASE("processors per GPU: ceil(procs / K) GPUs, and --fit picks K from MaxP
   CHECK(fit_procs_per_gpu(trace_of("; MaxProcs: 128\n1 0 -1 100 64 -1 -1 -1 -1 -1 1 1 -1 1 1 -1 -1 -1\n"),
                           576) == 1);
 }
+
+TEST_CASE("fitting processor counts near 2^63 is refused without overflowing", "[classes][fit]") {
+  // ceil((2^63 - 1) / 576) processors per GPU: more than an int, and past 2^63 if rounded by adding 575.
+  CHECK_THROWS_WITH(fit_procs_per_gpu(trace_of("; MaxProcs: 9223372036854775807\n"
+                                               "1 0 -1 100 64 -1 -1 -1 -1 -1 1 1 -1 1 1 -1 -1 -1\n"),
+                                      576),
+                    "t.swf: --fit: 9223372036854775807 processors would need 16012798675095097 per GPU, "
+                    "more than 2147483647");
+  // 2^31 - 1 per GPU exactly still fits.
+  CHECK(fit_procs_per_gpu(trace_of("; MaxProcs: 1236950580672\n"
+                                   "1 0 -1 100 64 -1 -1 -1 -1 -1 1 1 -1 1 1 -1 -1 -1\n"),
+                          576) == 2147483647);
+}

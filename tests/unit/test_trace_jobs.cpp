@@ -129,8 +129,24 @@ TEST_CASE("time limit is the requested time, else no limit, as Slurm's MaxTime=I
   }
 }
 
-TEST_CASE("no records, no jobs", "[jobs]") {
-  CHECK(jobs_of({}).empty());
+TEST_CASE("a trace without jobs is an input error that says so", "[jobs][errors]") {
+  CHECK_THROWS_WITH(jobs_of({}), "jobs.swf: no jobs (1 lines read)");
+  std::istringstream in("; Version: 2.2\nnot a job\n");
+  CHECK_THROWS_WITH(jobs_from_swf(nvlsim::parse_swf(in, "bad.swf", {.skip_bad_lines = true})),
+                    "bad.swf: no jobs (2 lines read, 1 bad lines skipped)");
+}
+
+TEST_CASE("a job number used twice is an input error naming both lines", "[jobs][errors]") {
+  CHECK_THROWS_WITH(jobs_of({{.id = 1}, {.id = 2}, {.id = 1, .submit = 5}}),
+                    "jobs.swf:4: field 1 (job number): job 1 is already on line 2");
+  CHECK(jobs_of({{.id = 1}, {.id = 2}}).size() == 2);
+}
+
+TEST_CASE("the largest processor counts divide into GPUs without overflow", "[jobs][errors]") {
+  // max + K - 1 would wrap to a negative count that passes as a small job.
+  CHECK_THROWS_WITH(jobs_of({{.id = 1, .allocated = std::numeric_limits<long long>::max()}},
+                            {.procs_per_gpu = std::numeric_limits<int>::max()}),
+                    "jobs.swf:2: field 5 (allocated processors): 4294967299 is too many GPUs");
 }
 
 TEST_CASE("a processor count beyond int is an input error", "[jobs][errors]") {

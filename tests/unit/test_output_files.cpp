@@ -1,0 +1,66 @@
+// The output folder holds exactly one run: what a committed run writes, nothing of the run before.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nvlsim_process.hpp"
+#include "sim/output_files.hpp"
+
+namespace fs = std::filesystem;
+using nvlsim::OutputFiles;
+
+namespace {
+
+void write_set(const fs::path& dir, const std::vector<std::string>& names) {
+  OutputFiles out(dir);
+  for (const std::string& name : names) out.write(name, [&](std::ostream& o) { o << name; });
+  out.commit();
+}
+
+}  // namespace
+
+TEST_CASE("a committed run removes the files of the run before that it did not write", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-ledger");
+  std::ofstream(dir / "notes.txt") << "mine";
+  write_set(dir, {"jobs.csv", "schedule-block.swf", "run.json"});
+  CHECK(fs::exists(dir / "schedule-block.swf"));
+  write_set(dir, {"jobs.csv", "run.json"});
+  CHECK(!fs::exists(dir / "schedule-block.swf"));
+  CHECK(nvlsim::test::slurp((dir / "jobs.csv").string()) == "jobs.csv");
+  // A file nvlsim never wrote stays.
+  CHECK(fs::exists(dir / "notes.txt"));
+  CHECK(nvlsim::test::slurp((dir / OutputFiles::kLedger).string()) == "jobs.csv\nrun.json\n");
+}
+
+TEST_CASE("files adopted after the commit are the run's too, and a ledger cannot point outside", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-adopt");
+  {
+    OutputFiles out(dir);
+    out.write("run.json", [](std::ostream& o) { o << "{}"; });
+    out.commit();
+    std::ofstream(dir / "figure.png") << "png";
+    out.adopt({"figure.png"});
+  }
+  write_set(dir, {"run.json"});
+  CHECK(!fs::exists(dir / "figure.png"));
+  const fs::path outside = dir.parent_path() / "output-adopt-outside.txt";
+  std::ofstream(outside) << "x";
+  std::ofstream(dir / OutputFiles::kLedger) << "../output-adopt-outside.txt\n"
+                                            << outside.string() << "\n..\n";
+  write_set(dir, {"run.json"});
+  CHECK(fs::exists(outside));
+}
+
+TEST_CASE("a set that is not committed leaves the folder as it was", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-uncommitted");
+  write_set(dir, {"jobs.csv", "schedule-tree.swf"});
+  {
+    OutputFiles out(dir);
+    out.write("jobs.csv", [](std::ostream& o) { o << "new"; });
+  }
+  CHECK(nvlsim::test::slurp((dir / "jobs.csv").string()) == "jobs.csv");
+  CHECK(fs::exists(dir / "schedule-tree.swf"));
+  for (const auto& entry : fs::directory_iterator(dir)) CHECK(entry.path().extension() != ".partial");
+}
