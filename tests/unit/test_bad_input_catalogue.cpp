@@ -1,0 +1,191 @@
+// Every kind of bad input nvlsim accepts, run as a user would: each must end with its exit status, a
+// message naming what is wrong (file and line where there is one), and an output folder that holds either
+// one complete run or nothing at all. docs/inputs.md lists the limits these cases probe.
+
+#include <sys/wait.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nvlsim_process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct BadInput {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> files;  // written into the case's folder first
+  std::string args;                                        // after --quiet --out out
+  int status = 2;
+  std::vector<std::string> said;  // each must appear in stderr
+};
+
+std::string swf_line(const std::string& id, const std::string& run, const std::string& procs) {
+  return id + " 0 0 " + run + " " + procs + " -1 -1 " + procs + " 200 -1 1 1 1 1 1 -1 -1 -1\n";
+}
+
+const std::string kJob = swf_line("1", "100", "8");
+
+std::vector<BadInput> catalogue() {
+  return {
+      // Traces.
+      {"a field that is no number",
+       {{"t.swf", swf_line("1", "abc", "8")}},
+       "--trace t.swf",
+       2,
+       {"t.swf:1: field 4 (run time): expected a number, got \"abc\""}},
+      {"a line with too few fields",
+       {{"t.swf", "1 0 0 100 8\n"}},
+       "--trace t.swf",
+       2,
+       {"t.swf:1: expected 18 fields, got 5"}},
+      {"a trace without jobs",
+       {{"t.swf", "; Version: 2.2\n"}},
+       "--trace t.swf",
+       2,
+       {"t.swf: no jobs (1 lines read)"}},
+      {"a trace whose lines were all skipped",
+       {{"t.swf", "x\n"}},
+       "--trace t.swf --skip-bad-lines",
+       2,
+       {"t.swf: no jobs (1 lines read, 1 bad lines skipped)"}},
+      {"a job number used twice",
+       {{"t.swf", kJob + swf_line("2", "100", "8") + kJob}},
+       "--trace t.swf",
+       2,
+       {"t.swf:3: field 1 (job number): job 1 is already on line 1"}},
+      {"a job of 2^63 - 1 processors",
+       {{"t.swf", swf_line("1", "100", "9223372036854775807")}},
+       "--trace t.swf --procs-per-gpu 1048576",
+       2,
+       {"t.swf:1: field 5 (allocated processors): 8796093022208 is too many GPUs"}},
+      {"a MaxProcs header too large to fit",
+       {{"t.swf", "; MaxProcs: 9223372036854775807\n" + kJob}},
+       "--trace t.swf --fit",
+       2,
+       {"t.swf: --fit: 9223372036854775807 processors would need"}},
+      {"a trace file that does not exist", {}, "--trace missing.swf", 2, {"missing.swf"}},
+      {"a job larger than the platform is rejected, not dropped",
+       {{"t.swf", swf_line("1", "100", "1000") + swf_line("2", "100", "8")}},
+       "--trace t.swf",
+       0,
+       {}},
+      // Platforms, topologies, policies.
+      {"a platform that is not XML",
+       {{"p.xml", "<platform"}},
+       "--platform p.xml",
+       2,
+       {"p.xml", "Parse error"}},
+      {"a platform file that does not exist", {}, "--platform nope.xml", 2, {"nope.xml"}},
+      {"an unknown policy", {}, "--policy nonsense", 2, {"unknown policy 'nonsense'"}},
+      {"an unknown policy parameter", {}, "--policy sub-block:nosuch=1", 2, {"unknown parameter 'nosuch'"}},
+      {"a policy file of the wrong shape",
+       {{"p.json", "[1]"}},
+       "--policy-file p.json",
+       2,
+       {"p.json: expected {\"policies\": [...]}"}},
+      {"a hostlist of two billion nodes",
+       {{"t.conf", "SwitchName=s0 Nodes=n[01-2147483647]\n"}},
+       "--topology t.conf",
+       2,
+       {"t.conf:1: hostlist names more than 1000000 nodes"}},
+      {"a topology naming an unknown switch",
+       {{"t.conf", "SwitchName=s0 Switches=s1\n"}},
+       "--topology t.conf",
+       2,
+       {"t.conf:1: unknown switch 's1'"}},
+      // Failures and classes.
+      {"a failure model that is not JSON",
+       {{"f.json", "{"}},
+       "--failures f.json",
+       2,
+       {"f.json: not valid JSON"}},
+      {"a failure replay of a GPU that does not exist",
+       {{"f.csv", "time,component,id,duration\n10,gpu,99999,5\n"}},
+       "--failures f.csv",
+       2,
+       {"f.csv:2: field 3 (id): expected a gpu id from 0 to 575"}},
+      {"a failure replay time that is no number",
+       {{"f.csv", "time,component,id,duration\nx,gpu,1,5\n"}},
+       "--failures f.csv",
+       2,
+       {"f.csv:2: field 1 (time)"}},
+      // Flags.
+      {"an unknown flag", {}, "--bogus", 2, {"--bogus: unknown option"}},
+      {"a flag given twice", {}, "--seed 1 --seed 2", 2, {"--seed: given twice"}},
+      {"a NaN", {}, "--comm-fraction nan", 2, {"--comm-fraction: must be a finite number"}},
+      {"an infinite price", {}, "--gpu-hour-usd=inf", 2, {"--gpu-hour-usd: must be a finite number"}},
+      {"a NaN failure-rate scale",
+       {},
+       "--failures llama3 --failure-rate-scale nan",
+       2,
+       {"--failure-rate-scale: must be a finite number"}},
+      {"a negative checkpoint interval",
+       {},
+       "--checkpoint-interval -5",
+       2,
+       {"--checkpoint-interval: must be"}},
+      {"too many rounds", {}, "--comm-rounds 100000", 2, {"--comm-rounds: must be between 1 and 1000"}},
+      {"a sample step of a nanosecond",
+       {},
+       "--sample 1e-9",
+       2,
+       {"sample step 1e-09 s", "use a step of at least"}},
+      // Output.
+      {"an output folder under a file",
+       {{"file", "x"}},
+       "--out file/sub",
+       2,
+       {"file/sub: cannot create directory"}},
+  };
+}
+
+// The regular files under `dir` (none when it does not exist).
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  if (!fs::exists(dir)) return names;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("the bad-input catalogue: status, message and an output of one run or nothing", "[errors][e2e]") {
+  const fs::path root = nvlsim::test::scratch_dir("catalogue");
+  int index = 0;
+  for (const BadInput& c : catalogue()) {
+    DYNAMIC_SECTION(c.name) {
+      const fs::path dir = root / std::to_string(index);
+      fs::create_directories(dir);
+      for (const auto& [name, content] : c.files) std::ofstream(dir / name) << content;
+      // Relative names, run from the case's folder, as a user types them.
+      const bool own_out = c.args.find("--out") != std::string::npos;
+      const std::string cmd = "cd " + dir.string() + " && " + NVLSIM_BINARY + " --quiet --policy per-gpu " +
+                              (own_out ? "" : "--out out ") + c.args + " >stdout.txt 2>stderr.txt";
+      const int raw = std::system(cmd.c_str());
+      const struct {
+        int status;
+        std::string err;
+      } r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, nvlsim::test::slurp((dir / "stderr.txt").string())};
+      INFO(r.err);
+      CHECK(r.status == c.status);
+      for (const std::string& words : c.said) CHECK(r.err.find(words) != std::string::npos);
+      const std::vector<std::string> files = files_in(dir / "out");
+      if (c.status == 0) {
+        CHECK(std::ranges::find(files, "run.json") != files.end());
+      } else {
+        CHECK(files.empty());
+      }
+      for (const std::string& name : files) CHECK(!name.ends_with(".partial"));
+    }
+    ++index;
+  }
+}
