@@ -6,6 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "models/input_error.hpp"
 #include "schedulers/cons_tres_select.hpp"
 
 namespace nvlsim {
@@ -43,6 +46,11 @@ std::vector<std::size_t> by_weight(std::span<const cons_tres::NodeOffer> node, K
 
 TreePolicy::TreePolicy(std::string name, SwitchTree tree) : name_(std::move(name)), tree_(std::move(tree)) {
   const std::size_t switches = tree_.trays.size();
+  if (switches > kMaxTreeSwitches)
+    throw InputError(
+        fmt::format("tree: {} switches, more than the {} it handles (it keeps the hops between "
+                    "every two)",
+                    switches, kMaxTreeSwitches));
   std::vector<std::vector<int>> under(switches);  // per switch: every tray below it, ascending
   parent_.assign(switches, 0);
   int trays = 0;
@@ -59,17 +67,29 @@ TreePolicy::TreePolicy(std::string name, SwitchTree tree) : name_(std::move(name
   above_.resize(trays);
   for (std::size_t s = 0; s < switches; ++s)
     for (int tray : under[s]) above_[tray].push_back(static_cast<int>(s));
-  // Hops between switches along parent-child links, shortest paths (Slurm's switches_dist).
+  // Hops between switches along parent-child links, shortest paths (Slurm's switches_dist): a breadth-first
+  // search from each switch, O(switches x links) rather than Floyd-Warshall's O(switches^3).
+  std::vector<std::vector<int>> links(switches);
+  for (std::size_t s = 0; s < switches; ++s)
+    for (int child : tree_.children[s]) {
+      links[s].push_back(child);
+      links[static_cast<std::size_t>(child)].push_back(static_cast<int>(s));
+    }
   distance_.assign(switches, std::vector<std::uint32_t>(switches, kUnreachable));
-  for (std::size_t s = 0; s < switches; ++s) {
-    distance_[s][s] = 0;
-    for (int child : tree_.children[s]) distance_[s][child] = distance_[child][s] = 1;
+  std::vector<int> frontier;
+  for (std::size_t from = 0; from < switches; ++from) {
+    std::vector<std::uint32_t>& hops = distance_[from];
+    hops[from] = 0;
+    frontier.assign(1, static_cast<int>(from));
+    for (std::size_t next = 0; next < frontier.size(); ++next) {
+      const int s = frontier[next];
+      for (int t : links[static_cast<std::size_t>(s)])
+        if (hops[static_cast<std::size_t>(t)] == kUnreachable) {
+          hops[static_cast<std::size_t>(t)] = hops[static_cast<std::size_t>(s)] + 1;
+          frontier.push_back(t);
+        }
+    }
   }
-  for (std::size_t via = 0; via < switches; ++via)
-    for (std::size_t a = 0; a < switches; ++a)
-      for (std::size_t b = 0; b < switches; ++b)
-        if (distance_[a][via] != kUnreachable && distance_[via][b] != kUnreachable)
-          distance_[a][b] = std::min(distance_[a][b], distance_[a][via] + distance_[via][b]);
 }
 
 std::optional<Allocation> TreePolicy::place(const ClusterState& state, const JobRequest& request) const {

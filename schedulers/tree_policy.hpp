@@ -2,6 +2,7 @@
 // "tree": Slurm's topology/tree over the InfiniBand fat tree. NVLink domains are invisible to it; it keeps
 // a job under as few leaf switches as it can.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,8 +15,12 @@
 
 namespace nvlsim {
 
+// Switches tree takes: it keeps the hops between every two, 256 MiB at this size.
+inline constexpr std::size_t kMaxTreeSwitches = 8192;
+
 class TreePolicy final : public PlacementPolicy {
  public:
+  // Throws InputError for more than kMaxTreeSwitches switches.
   TreePolicy(std::string name, SwitchTree tree);
 
   const std::string& name() const override { return name_; }

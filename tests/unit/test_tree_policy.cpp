@@ -6,6 +6,7 @@
 #include "placement_fixtures.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "schedulers/slurm_topology.hpp"
+#include "schedulers/tree_policy.hpp"
 #include "slurm_scenario.hpp"
 
 using nvlsim::Allocation;
@@ -86,4 +87,23 @@ TEST_CASE("tree: lower weights first, and the nearest leaves under spine groups"
   // among them; the first, leaf 0 without tray 0 (its weight is higher), then all of the rest.
   CHECK(place(state, gpus(180), 2) == concat(ids(4, 120), ids(512, 576)));
   CHECK(place(state, gpus(575)) == std::vector{-1});  // 574 free
+}
+
+TEST_CASE("tree refuses more switches than its all-pairs hop table is sized for", "[tree][errors]") {
+  nvlsim::SwitchTree tree;
+  const std::size_t switches = nvlsim::kMaxTreeSwitches + 1;
+  tree.names.assign(switches, "s");
+  tree.trays.assign(switches, {});
+  tree.children.assign(switches, {});
+  tree.level.assign(switches, 0);
+  for (std::size_t s = 0; s < switches; ++s) tree.bottom_up.push_back(static_cast<int>(s));
+  CHECK_THROWS_WITH(
+      nvlsim::TreePolicy("tree", tree),
+      "tree: 8193 switches, more than the 8192 it handles (it keeps the hops between every two)");
+  tree.names.pop_back();
+  tree.trays.pop_back();
+  tree.children.pop_back();
+  tree.level.pop_back();
+  tree.bottom_up.pop_back();
+  CHECK_NOTHROW(nvlsim::TreePolicy("tree", tree));
 }
