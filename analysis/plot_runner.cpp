@@ -3,6 +3,8 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 extern char** environ;
@@ -14,7 +16,9 @@ std::string python_interpreter() {
 }
 
 std::string plot_script() {
-  return NVLSIM_PLOT_SCRIPT;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (exe.parent_path().parent_path() / "share" / "nvlsim" / "plot.py").string();
 }
 
 int render_plots(const std::string& out_dir) {

@@ -6,7 +6,8 @@
 namespace nvlsim {
 
 // The Python interpreter found when configuring (the system's /usr/bin/python3 first, where Debian's
-// python3-matplotlib and python3-pandas are installed), and plot.py in the source tree.
+// python3-matplotlib and python3-pandas are installed), and plot.py: ../share/nvlsim/plot.py from the
+// running executable's folder, where both the build tree and `cmake --install` put it.
 std::string python_interpreter();
 std::string plot_script();
 
