@@ -13,14 +13,15 @@ IbFabric::IbFabric(const ClusterShape& shape, const FabricParams& fabric)
       rails_(shape.gpus_per_tray),
       trays_per_leaf_(fabric.ib_switch_radix / 2),
       leaves_per_rail_((shape.trays() + trays_per_leaf_ - 1) / trays_per_leaf_),
-      leaves_per_pod_(0),
+      leaf_groups_per_pod_(0),
       pods_(1),
       leaf_uplink_bw_(trays_per_leaf_ * fabric.nic_bw / fabric.ib_oversubscription) {
   if (fabric.ib_switch_radix < 2) throw std::invalid_argument("IbFabric: switch radix must be at least 2");
   const int radix = fabric.ib_switch_radix;
-  // A spine layer of radix-port switches reaches at most radix leaves; more need pods and a core.
-  leaves_per_pod_ = leaves() <= radix ? leaves() : radix / 2;
-  pods_ = (leaves() + leaves_per_pod_ - 1) / leaves_per_pod_;
+  // A spine layer of radix-port switches reaches at most radix leaves; more need pods and a core. A pod's
+  // spine reaches radix/2 leaves, those of radix/2 / rails tray groups (at least one).
+  leaf_groups_per_pod_ = leaves() <= radix ? leaves_per_rail_ : std::max(1, radix / 2 / rails_);
+  pods_ = (leaves_per_rail_ + leaf_groups_per_pod_ - 1) / leaf_groups_per_pod_;
 
   const int nics = shape.gpus();
   const int first_leaf = nics;
@@ -49,10 +50,17 @@ std::vector<int> IbFabric::gpus_of_leaf(int leaf) const {
   return gpus;
 }
 
+std::vector<int> IbFabric::leaves_of_pod(int pod) const {
+  const int first = pod * leaf_groups_per_pod_;
+  const int end = std::min(first + leaf_groups_per_pod_, leaves_per_rail_);
+  std::vector<int> leaves;
+  for (int rail = 0; rail < rails_; ++rail)
+    for (int group = first; group < end; ++group) leaves.push_back(rail * leaves_per_rail_ + group);
+  return leaves;
+}
+
 double IbFabric::pod_uplink_bw(int pod) const {
-  const int first = pod * leaves_per_pod_;
-  const int count = std::min(leaves_per_pod_, leaves() - first);
-  return count * leaf_uplink_bw_;
+  return static_cast<double>(leaves_of_pod(pod).size()) * leaf_uplink_bw_;
 }
 
 double IbFabric::bisection_bandwidth() const {

@@ -72,12 +72,11 @@ void write_infiniband(std::string& out, const ClusterShape& s, const FabricParam
   // (up to its parent's hub), instead of a stored route per pair.
   out += "    <zone id=\"ib\" routing=\"Floyd\">\n";
   for (int pod = 0; pod < fabric.pods(); ++pod) {
-    const int first = pod * fabric.leaves_per_pod();
-    const int end = std::min(first + fabric.leaves_per_pod(), fabric.leaves());
+    const std::vector<int> leaves = fabric.leaves_of_pod(pod);
     const std::string spine = fmt::format("ib-pod-{}-spine", pod);
     out += fmt::format("      <zone id=\"ib-pod-{}\" routing=\"Floyd\">\n", pod);
     hub(out, "        ", spine + "s", spine);
-    for (int leaf = first; leaf < end; ++leaf) {
+    for (int leaf : leaves) {
       const auto gpus = fabric.gpus_of_leaf(leaf);
       out += fmt::format("        <zone id=\"ib-leaf-{}\" routing=\"Floyd\">\n", leaf);
       for (int gpu : gpus) out += fmt::format("          <host id=\"nic-{}\" speed=\"1f\"/>\n", gpu);
@@ -89,7 +88,7 @@ void write_infiniband(std::string& out, const ClusterShape& s, const FabricParam
             leaf, gpu);
       out += "        </zone>\n";
     }
-    for (int leaf = first; leaf < end; ++leaf)
+    for (int leaf : leaves)
       uplink(out, "        ", fmt::format("ib-leaf-{}", leaf), fmt::format("ib-leaf-{}-router", leaf),
              spine + "s", spine, fmt::format("ib-leaf-{}-up", leaf));
     out += "      </zone>\n";

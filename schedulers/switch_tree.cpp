@@ -63,6 +63,11 @@ SwitchTree topology_tree(const SlurmTopology& topology, const ClusterShape& shap
 
 }  // namespace
 
+void follow_fabric(PolicyContext& context, const IbFabric& fabric) {
+  context.trays_per_leaf = fabric.trays_per_leaf();
+  context.leaves_per_group = fabric.pods() > 1 ? fabric.leaf_groups_per_pod() : 0;
+}
+
 SwitchTree make_switch_tree(const PolicyContext& context) {
   SwitchTree tree = context.topology && !context.topology->switches.empty()
                         ? topology_tree(*context.topology, context.shape)

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/ib_fabric.hpp"
 #include "schedulers/policy_spec.hpp"
 
 namespace nvlsim {
@@ -16,6 +17,10 @@ struct SwitchTree {
   std::vector<int> level;                  // 0 for a leaf, else 1 + the highest child level
   std::vector<int> bottom_up;              // every switch after all its children
 };
+
+// Sets the context's leaf grouping to the fabric's own: a leaf per trays_per_leaf trays and, on a
+// three-tier fabric, a spine group per pod, so that tree's default switches are the platform's.
+void follow_fabric(PolicyContext& context, const IbFabric& fabric);
 
 // The context's topology switches when it has some; else the rail-optimized fat tree: leaf j holds trays
 // [j * trays_per_leaf, (j + 1) * trays_per_leaf) (on every rail alike), leaves_per_group leaves per

@@ -53,7 +53,7 @@ int platform_command(const PlatformOptions& options) {
   if (!options.topology_output.empty()) {
     // The same tree a run's `tree` policy builds from this platform (sim/policy_setup.cpp).
     PolicyContext context{spec.shape};
-    context.trays_per_leaf = IbFabric(spec.shape, spec.fabric).trays_per_leaf();
+    follow_fabric(context, IbFabric(spec.shape, spec.fabric));
     const auto names = node_names(spec);
     write_file(options.topology_output, topology_conf_text(make_switch_tree(context), names));
   }

@@ -9,6 +9,7 @@
 #include "schedulers/hostlist.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "schedulers/slurm_topology.hpp"
+#include "schedulers/switch_tree.hpp"
 #include "sim/policy_file.hpp"
 
 namespace nvlsim {
@@ -36,8 +37,7 @@ std::vector<std::string> tray_names(const LoadedPlatform& platform, const RunOpt
 std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const RunOptions& options,
                                                             const LoadedPlatform& platform) {
   PolicyContext context{platform.spec.shape};
-  // "tree" follows the fabric's leaf switches.
-  context.trays_per_leaf = IbFabric(platform.spec.shape, platform.spec.fabric).trays_per_leaf();
+  follow_fabric(context, IbFabric(platform.spec.shape, platform.spec.fabric));
   context.node_names = tray_names(platform, options);
   if (options.topology) context.topology = read_slurm_topology(*options.topology, context.node_names);
 

@@ -268,12 +268,15 @@ TEST_CASE("nvlsim platform --write-topology writes the leaves `tree` uses, named
   REQUIRE(
       run_nvlsim("platform --racks 2 --ib-switch-radix 16 --write-topology " + conf.string(), dir).status ==
       0);
-  // A radix-16 leaf serves 8 trays: 36 trays make 4 full leaves and one of 4, under one spine.
+  // A radix-16 leaf serves 8 trays: 36 trays make 4 full leaves and one of 4 per rail, 20 leaves in all,
+  // more than a 16-port spine layer reaches: pods of 8 leaves (2 tray groups x 4 rails) under a core.
   CHECK(slurp(conf.string()) ==
         "# Written by nvlsim: the switches its tree policy places under.\n"
         "SwitchName=leaf0 Nodes=tray-[0-7]\nSwitchName=leaf1 Nodes=tray-[8-15]\n"
         "SwitchName=leaf2 Nodes=tray-[16-23]\nSwitchName=leaf3 Nodes=tray-[24-31]\n"
-        "SwitchName=leaf4 Nodes=tray-[32-35]\nSwitchName=spine0 Switches=leaf[0-4]\n");
+        "SwitchName=leaf4 Nodes=tray-[32-35]\nSwitchName=spine0 Switches=leaf[0-1]\n"
+        "SwitchName=spine1 Switches=leaf[2-3]\nSwitchName=spine2 Switches=leaf4\n"
+        "SwitchName=core Switches=spine[0-2]\n");
   const auto named = dir / "named.conf";
   REQUIRE(
       run_nvlsim("platform --racks 2 --node-names gb[01-02]n[01-18] --write-topology " + named.string(), dir)

@@ -56,10 +56,15 @@ TEST_CASE("a same-rack pair talks over NVLink ports, other pairs over NIC, fabri
 TEST_CASE("on 64 racks, traffic between pods climbs to the core", "[fabric]") {
   const auto dir = scratch_dir("three-tiers");
   const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x64.xml";
-  // GPU 4600 = tray 1150, rail 0: rail 0's leaf 35, in pod 1 (pods of 32 leaves).
+  // Pods are scalable units of whole trays: 8 groups of 32 trays (256 trays), every rail's leaf of each.
+  // GPU 4600 = tray 1150, rail 0: rail 0's leaf 35, in pod 4.
   CHECK(probe("--platform " + platform + " --route 0 4600", dir).at("route") ==
-        "nic-0 -> nic-4600 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-pod-0-up_UP ib-pod-1-up_DOWN "
+        "nic-0 -> nic-4600 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-pod-0-up_UP ib-pod-4-up_DOWN "
         "ib-leaf-35-up_DOWN ib-leaf-35_link_4600_DOWN");
+  // GPU 1021 = tray 255, rail 1: rail 1's leaf 36 + 7, still pod 0 with tray 0, so no core link.
+  CHECK(probe("--platform " + platform + " --route 0 1021", dir).at("route") ==
+        "nic-0 -> nic-1021 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-leaf-43-up_DOWN "
+        "ib-leaf-43_link_1021_DOWN");
 }
 
 TEST_CASE("two jobs sharing oversubscribed leaf uplinks slow each other by the max-min share", "[fabric]") {

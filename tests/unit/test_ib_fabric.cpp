@@ -30,10 +30,15 @@ TEST_CASE("leaves serve one rail of 32 consecutive trays", "[ib_fabric]") {
 TEST_CASE("64 racks need three tiers of 64-port switches", "[ib_fabric]") {
   const IbFabric f(ClusterShape{64, 18, 4}, FabricParams{});
   // 1,152 trays -> 36 leaves per rail, 144 leaves: more than one 64-port spine layer reaches, so pods of
-  // 32 leaves (5 pods, the last with 16) are joined by a core.
+  // 32 leaves, 8 tray groups of each of the 4 rails (5 pods, the last with 4 groups), join at a core.
   CHECK(f.leaves() == 144);
   CHECK(f.tiers() == 3);
   CHECK(f.pods() == 5);
+  CHECK(f.leaf_groups_per_pod() == 8);
+  CHECK(f.leaves_of_pod(4) ==
+        std::vector<int>{32, 33, 34, 35, 68, 69, 70, 71, 104, 105, 106, 107, 140, 141, 142, 143});
+  // Every rail of a tray is in the same pod.
+  for (int gpu = 4 * 1150; gpu < 4 * 1151; ++gpu) CHECK(f.pod_of_leaf(f.leaf_of_gpu(gpu)) == 4);
   CHECK(f.pod_uplink_bw(0) == 32 * 1600e9);
   CHECK(f.pod_uplink_bw(4) == 16 * 1600e9);
 }

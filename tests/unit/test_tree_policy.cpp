@@ -3,9 +3,11 @@
 #include <memory>
 #include <vector>
 
+#include "models/ib_fabric.hpp"
 #include "placement_fixtures.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "schedulers/slurm_topology.hpp"
+#include "schedulers/switch_tree.hpp"
 #include "schedulers/tree_policy.hpp"
 #include "slurm_scenario.hpp"
 
@@ -106,4 +108,21 @@ TEST_CASE("tree refuses more switches than its all-pairs hop table is sized for"
   tree.level.pop_back();
   tree.bottom_up.pop_back();
   CHECK_NOTHROW(nvlsim::TreePolicy("tree", tree));
+}
+
+TEST_CASE("tree's default switches are the fabric's: tray groups under pods under a core", "[tree]") {
+  const ClusterShape shape{64, 18, 4};
+  PolicyContext context{shape};
+  nvlsim::follow_fabric(context, nvlsim::IbFabric(shape, nvlsim::FabricParams{}));
+  CHECK(context.trays_per_leaf == 32);
+  CHECK(context.leaves_per_group == 8);
+  const nvlsim::SwitchTree tree = nvlsim::make_switch_tree(context);
+  // 36 tray groups, 5 pods, 1 core; pod 4 holds the last 4 groups, as the fabric's pod 4.
+  REQUIRE(tree.names.size() == 42);
+  CHECK(tree.children[40] == std::vector<int>{32, 33, 34, 35});
+  CHECK(tree.children[41] == std::vector<int>{36, 37, 38, 39, 40});
+  // Two racks fit one spine layer: no groups.
+  PolicyContext small{ClusterShape{2, 18, 4}};
+  nvlsim::follow_fabric(small, nvlsim::IbFabric(small.shape, nvlsim::FabricParams{}));
+  CHECK(small.leaves_per_group == 0);
 }
