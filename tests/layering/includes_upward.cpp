@@ -1,0 +1,2 @@
+// Must not compile in a layer below sim/: schedulers may not see the simulation core.
+#include "sim/job_driver.hpp"
