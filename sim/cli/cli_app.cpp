@@ -27,7 +27,8 @@ void check_arguments(const CLI::App* a) {
     const std::string& arg = extra.front();
     if (!arg.starts_with("-"))
       fail(arg, fmt::format("{} ({})", a->get_parent() ? "unexpected argument" : "unknown command", see));
-    fail(arg.substr(0, arg.find('=')), fmt::format("unknown option ({})", see));
+    const std::string name = arg.substr(0, arg.find('='));
+    fail(name.size() > 1 ? name : arg, fmt::format("unknown option ({})", see));
   }
   for (const CLI::Option* opt : a->get_options())
     if (opt->count() > 1 && opt->get_multi_option_policy() != CLI::MultiOptionPolicy::TakeAll)
@@ -62,7 +63,7 @@ CliOptions parse_cli(std::span<const std::string> args) {
   CliOptions o;
   CLI::App app(fmt::format("nvlsim {} - GB200 NVL72 cluster scheduling simulator (SimGrid)", NVLSIM_VERSION),
                "nvlsim");
-  app.get_formatter()->column_width(36);
+  app.get_formatter()->column_width(32);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // see check_arguments
   app.option_defaults()->disable_flag_override();                                // a flag takes no value
   app.set_version_flag("--version", NVLSIM_VERSION, "print the version");

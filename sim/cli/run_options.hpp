@@ -40,7 +40,7 @@ struct RunOptions {
   // --default-time: time limit of jobs whose requested time is unknown (Slurm's DefaultTime); infinity =
   // no limit, as a partition without DefaultTime and with MaxTime=INFINITE (Slurm's defaults) gives.
   double default_time = std::numeric_limits<double>::infinity();
-  std::vector<std::string> engine_args;  // SimGrid's own --cfg=... and --log=..., in the order given
+  std::vector<std::string> engine_args;  // SimGrid's own --cfg=... then --log=..., each in the order given
 };
 
 // Declares `run` and its options on `app`, filling `o` as they are parsed; cross-option checks run once
