@@ -1,11 +1,15 @@
 #include "sim/engine_setup.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
+
+#include "models/input_error.hpp"
 
 namespace nvlsim {
 
@@ -23,17 +27,26 @@ extern "C" void interrupted(int signal) {
 
 }  // namespace
 
-std::unique_ptr<simgrid::s4u::Engine> make_engine() {
+std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> simgrid_args) {
   std::vector<std::string> args = {"nvlsim", "--log=root.thres:warning", "--cfg=network/model:CM02",
                                    "--cfg=network/crosstraffic:0", "--cfg=network/TCP-gamma:1e300"};
 #ifdef NVLSIM_SANITIZE
   // ASan cannot follow SimGrid's hand-made stack switching in raw contexts.
   args.emplace_back("--cfg=contexts/factory:thread");
 #endif
+  args.insert(args.end(), simgrid_args.begin(), simgrid_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
-  auto engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  std::unique_ptr<simgrid::s4u::Engine> engine;
+  try {
+    engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    // Only the user's settings can be refused; SimGrid's message (an unknown key lists every known one
+    // after the first line) names the setting.
+    const std::string_view what = e.what();
+    throw InputError(fmt::format("nvlsim: --cfg: {}", what.substr(0, what.find('\n'))));
+  }
   for (int signal : {SIGINT, SIGTERM}) {
     struct sigaction old {};
     ::sigaction(signal, nullptr, &old);

@@ -4,11 +4,11 @@
 
 namespace nvlsim {
 
-FailureConfig failure_config(const RunOptions& options, const LoadedPlatform& platform) {
+FailureConfig failure_config(const FailureRequest& request, const LoadedPlatform& platform) {
   FailureConfig f;
-  f.seed = options.seed;
-  if (!options.failures) return f;
-  const std::string& source = *options.failures;
+  f.seed = request.seed;
+  if (!request.source) return f;
+  const std::string& source = *request.source;
   f.source = source;
   if (source.ends_with(".csv")) {
     f.mode = FailureMode::replay;
@@ -17,7 +17,7 @@ FailureConfig failure_config(const RunOptions& options, const LoadedPlatform& pl
   }
   f.mode = FailureMode::model;
   f.model = source == "llama3" ? llama3_failure_model() : read_failure_model(source);
-  for (auto& c : f.model.components) c.mtbf_hours /= options.failure_rate_scale;
+  for (auto& c : f.model.components) c.mtbf_hours /= request.rate_scale;
   return f;
 }
 

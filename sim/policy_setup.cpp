@@ -16,10 +16,9 @@ namespace nvlsim {
 
 namespace {
 
-std::vector<std::string> tray_names(const LoadedPlatform& platform, const RunOptions& options) {
+std::vector<std::string> tray_names(const LoadedPlatform& platform, const std::string& where) {
   const std::string& expression = platform.spec.node_names;
   if (expression.empty()) return {};
-  const std::string where = options.platform.value_or("built-in platform");
   std::vector<std::string> names;
   try {
     names = expand_hostlist(expression);
@@ -34,16 +33,22 @@ std::vector<std::string> tray_names(const LoadedPlatform& platform, const RunOpt
 
 }  // namespace
 
-std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const RunOptions& options,
-                                                            const LoadedPlatform& platform) {
+PolicyContext policy_context(const PolicyRequest& request, const LoadedPlatform& platform,
+                             const std::string& platform_name) {
   PolicyContext context{platform.spec.shape};
   follow_fabric(context, IbFabric(platform.spec.shape, platform.spec.fabric));
-  context.node_names = tray_names(platform, options);
-  if (options.topology) context.topology = read_slurm_topology(*options.topology, context.node_names);
+  context.node_names = tray_names(platform, platform_name);
+  if (request.topology) context.topology = read_slurm_topology(*request.topology, context.node_names);
+  return context;
+}
 
-  std::vector<std::string> specs = options.policies;
-  if (options.policy_file) {
-    auto more = read_policy_file(*options.policy_file);
+std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const PolicyRequest& request,
+                                                            const LoadedPlatform& platform,
+                                                            const std::string& platform_name) {
+  const PolicyContext context = policy_context(request, platform, platform_name);
+  std::vector<std::string> specs = request.specs;
+  if (request.policy_file) {
+    auto more = read_policy_file(*request.policy_file);
     specs.insert(specs.end(), more.begin(), more.end());
   }
   // By default the comparison the tool exists for: Slurm's default against whole blocks and segments.

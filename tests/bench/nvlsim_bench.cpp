@@ -1,6 +1,7 @@
 // nvlsim-bench: fixed scenarios (the generated job mix at load 0.9, fixed seed, on nvl72x8/x64/x256, without
 // failures and with Llama 3's failure rates), each replayed by each policy as `nvlsim` replays it
-// (run_policies: a child process per policy, the result sent back and decoded). One line per scenario and
+// (nvlsim::replay: the policies built as for `nvlsim`, a child process per policy, the result sent back
+// and decoded). One line per scenario and
 // policy, then a line `all` for the policies replayed together as `nvlsim --policy a,b,c` does by default
 // (two at once); all of them in bench.json.
 //
@@ -33,12 +34,11 @@
 #include <vector>
 
 #include "models/cluster_shape.hpp"
-#include "models/failure_model.hpp"
 #include "platforms/platform_writer.hpp"
 #include "schedulers/job_request.hpp"
-#include "schedulers/policy_registry.hpp"
 #include "sim/engine_setup.hpp"
-#include "sim/policy_processes.hpp"
+#include "sim/failure_setup.hpp"
+#include "sim/replay.hpp"
 #include "sim/simulation_config.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/job_class.hpp"
@@ -149,18 +149,17 @@ std::optional<std::string> in_child(const Body& body) {
   return bytes;
 }
 
-// Policies on one trace, measured in a fresh process that calls run_policies as `nvlsim` does; its
-// children replay, `parallel` at once. wall_s covers the whole call (fork, replay, encoding and decoding
-// the results); the replay figures are the first policy's when there is one, else the largest.
+// Policies on one trace, measured in a fresh process that calls replay() as `nvlsim` does; its children
+// replay, `parallel` at once. wall_s covers the whole call (building the policies, fork, replay, encoding
+// and decoding the results); the replay figures are the first policy's when there is one, else the largest.
 Json run_set(const std::vector<std::string>& policy_names, int parallel,
              const nvlsim::LoadedPlatform& platform, const std::vector<nvlsim::Job>& jobs,
              const nvlsim::SimulationConfig& config) {
-  std::vector<std::unique_ptr<nvlsim::PlacementPolicy>> set;
-  for (const std::string& name : policy_names)
-    set.push_back(nvlsim::make_policy(name, nvlsim::PolicyContext{platform.spec.shape}));
+  nvlsim::PolicyRequest policies;
+  policies.specs = policy_names;
   const auto t0 = Clock::now();
   const auto results =
-      nvlsim::run_policies(set, platform, jobs, config, nvlsim::ProcessOptions{parallel, false});
+      nvlsim::replay({platform, "built-in platform", jobs, policies, config, {parallel, false}});
   const double wall = seconds_since(t0);
   rusage child{};
   rusage self{};
@@ -216,12 +215,7 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
     config.classes = nvlsim::builtin_class_table().classes;  // as `nvlsim` replays the built-in mix
     config.request_shaping = requests.shaping;
     config.cpus_per_gpu = requests.cpus_per_gpu;
-    if (sc.failures) {
-      config.failures.mode = nvlsim::FailureMode::model;
-      config.failures.model = nvlsim::llama3_failure_model();
-      config.failures.seed = kSeed;
-      config.failures.source = "llama3";
-    }
+    if (sc.failures) config.failures = nvlsim::failure_config({"llama3", 1, kSeed}, platform);
     t0 = Clock::now();
     const auto jobs =
         nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), kLoad, kSeed});

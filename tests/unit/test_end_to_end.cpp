@@ -148,7 +148,7 @@ TEST_CASE("bad flags and broken platform files are named, with status 2", "[e2e]
   const auto dir = scratch_dir("bad-input");
   auto r = run_nvlsim("--frobnicate", dir);
   CHECK(r.status == 2);
-  CHECK(r.err == "nvlsim: --frobnicate: unknown option (see nvlsim --help)\n");
+  CHECK(r.err == "nvlsim: --frobnicate: unknown option (see nvlsim run --help)\n");
   r = run_nvlsim("--comm-fraction 1.5", dir);
   CHECK(r.status == 2);
   r = run_nvlsim("--policy no-such-policy", dir);

@@ -20,6 +20,7 @@
 #include "platforms/platform_loader.hpp"
 #include "platforms/platform_writer.hpp"
 #include "sim/engine_setup.hpp"
+#include "sim/policy_setup.hpp"
 
 using namespace nvlsim;
 using namespace nvlsim::test;
@@ -177,4 +178,14 @@ TEST_CASE("routes of the default three racks checked by hand", "[platform]") {
   CHECK(r.at("nic_72_68") == "ib-leaf-0_link_72_UP@50000000000 ib-leaf-0_link_68_DOWN@50000000000 +0");
   CHECK(r.at("gpu_bad") == "0");
   CHECK(r.at("nic_bad") == "0");
+}
+
+TEST_CASE("policies are built with the loaded fabric's leaf size, for nvlsim and nvlsim-bench alike",
+          "[platform][replay]") {
+  PlatformSpec spec = nvl72_platform(2);
+  spec.fabric.ib_switch_radix = 16;  // 8 trays per leaf, not the default 32
+  const auto lines = in_engine(spec, "leaf-size", [](const LoadedPlatform& p, std::ostream& out) {
+    out << "trays_per_leaf " << policy_context({}, p, "test").trays_per_leaf << "\n";
+  });
+  CHECK(lines.at("trays_per_leaf") == "8");
 }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "nvlsim_process.hpp"
-#include "sim/shipped_names.hpp"
+#include "sim/cli/shipped_names.hpp"
 
 using namespace nvlsim::test;
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli_options.hpp"
+#include "sim/cli/run_options.hpp"
 
 namespace nvlsim {
 

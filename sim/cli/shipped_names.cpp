@@ -1,4 +1,4 @@
-#include "sim/shipped_names.hpp"
+#include "sim/cli/shipped_names.hpp"
 
 #include <charconv>
 #include <filesystem>

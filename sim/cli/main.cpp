@@ -5,29 +5,26 @@
 #include <vector>
 
 #include "models/input_error.hpp"
-#include "sim/cli_options.hpp"
-#include "sim/platform_command.hpp"
-#include "sim/probe_command.hpp"
-#include "sim/run_command.hpp"
-#include "sim/workload_command.hpp"
+#include "sim/cli/cli_app.hpp"
+#include "sim/cli/run_command.hpp"
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    if (!args.empty() && args[0] == "probe") return nvlsim::probe_command(std::span(args).subspan(1));
-    if (!args.empty() && args[0] == "workload") return nvlsim::workload_command(std::span(args).subspan(1));
     const auto cli = nvlsim::parse_cli(args);
     switch (cli.command) {
       case nvlsim::Command::help:
-        std::fputs(nvlsim::usage().c_str(), stdout);
-        std::fputs(nvlsim::probe_usage().c_str(), stdout);
-        std::fputs(nvlsim::workload_usage().c_str(), stdout);
-        return 0;
       case nvlsim::Command::version:
-        std::puts(NVLSIM_VERSION);
+        std::fputs(cli.text.c_str(), stdout);
         return 0;
       case nvlsim::Command::platform:
         return nvlsim::platform_command(cli.platform);
+      case nvlsim::Command::workload_mix:
+        return nvlsim::mix_command(cli.mix);
+      case nvlsim::Command::workload_convert:
+        return nvlsim::convert_command(cli.convert);
+      case nvlsim::Command::probe:
+        return nvlsim::probe_command(cli.probe);
       case nvlsim::Command::run:
         return nvlsim::run_command(cli.run, std::vector<std::string>(argv, argv + argc));
     }

@@ -1,4 +1,4 @@
-#include "sim/probe_command.hpp"
+#include "sim/cli/probe_command.hpp"
 
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "models/input_error.hpp"
+#include "sim/cli/engine_options.hpp"
+#include "sim/cli/number_option.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/flow_endpoints.hpp"
 
@@ -18,19 +20,7 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 
-struct ProbeOptions {
-  std::string platform;
-  std::vector<std::vector<int>> jobs;        // each --gpus "0-3 72-75" is one job; jobs run at once
-  std::optional<std::pair<int, int>> route;  // --route A B
-  Collective collective = Collective::all_reduce;
-  double bytes = 1e9;  // message size per GPU
-};
-
-[[noreturn]] void fail(std::string_view flag, std::string_view what) {
-  throw InputError(fmt::format("nvlsim probe: {}: {}", flag, what));
-}
-
-int integer(std::string_view flag, std::string_view text) {
+int gpu_id(std::string_view flag, std::string_view text) {
   int v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc{} || end != text.data() + text.size() || v < 0)
@@ -45,44 +35,13 @@ std::vector<int> parse_ids(std::string_view flag, const std::string& text) {
   std::string part;
   while (in >> part) {
     const auto dash = part.find('-');
-    const int a = integer(flag, std::string_view(part).substr(0, dash));
-    const int b = dash == std::string::npos ? a : integer(flag, std::string_view(part).substr(dash + 1));
+    const int a = gpu_id(flag, std::string_view(part).substr(0, dash));
+    const int b = dash == std::string::npos ? a : gpu_id(flag, std::string_view(part).substr(dash + 1));
     if (b < a || (!ids.empty() && a <= ids.back())) fail(flag, "ranges must ascend without overlap");
     for (int i = a; i <= b; ++i) ids.push_back(i);
   }
   if (ids.empty()) fail(flag, "no GPUs");
   return ids;
-}
-
-ProbeOptions parse(std::span<const std::string> args) {
-  ProbeOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) fail(flag, "needs a value");
-      return args[++i];
-    };
-    if (flag == "--platform") {
-      o.platform = value();
-    } else if (flag == "--gpus") {
-      o.jobs.push_back(parse_ids(flag, value()));
-    } else if (flag == "--route") {
-      const int a = integer(flag, value());
-      o.route = {a, integer(flag, value())};
-    } else if (flag == "--collective") {
-      if (!parse_collective(value(), o.collective)) fail(flag, "expected all-reduce or all-to-all");
-    } else if (flag == "--bytes") {
-      const std::string& text = value();
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), o.bytes);
-      if (ec != std::errc{} || end != text.data() + text.size() || !(o.bytes > 0))
-        fail(flag, fmt::format("expected a positive number, got \"{}\"", text));
-    } else {
-      fail(flag, "unknown option (see nvlsim --help)");
-    }
-  }
-  if (o.platform.empty()) fail("--platform", "required");
-  if (o.jobs.empty() == !o.route) fail("--gpus", "give either --gpus or --route");
-  return o;
 }
 
 void check_ids(const LoadedPlatform& p, std::span<const int> ids) {
@@ -131,9 +90,55 @@ void simulate(const LoadedPlatform& p, std::vector<ProbeJob>& jobs) {
 
 }  // namespace
 
-int probe_command(std::span<const std::string> args) {
-  const ProbeOptions o = parse(args);
-  auto engine = make_engine();
+CLI::App* add_probe_command(CLI::App& app, ProbeOptions& o) {
+  CLI::App* probe = app.add_subcommand(
+      "probe",
+      "run one collective per --gpus group, all at once, and print each group's simulated and\n"
+      "closed-form time (keys get .i with several groups); or print the links of one --route");
+  probe->add_option("--platform", o.platform, "SimGrid platform written by `nvlsim platform` (required)")
+      ->type_name("FILE");
+  probe
+      ->add_option_function<std::vector<std::string>>(
+          "--gpus",
+          [&o](const std::vector<std::string>& sets) {
+            for (const auto& set : sets) o.jobs.push_back(parse_ids("--gpus", set));
+          },
+          "GPU ids of one job, e.g. \"0-3 72-75\"; repeatable, the jobs run at once")
+      ->type_name("IDS")
+      ->allow_extra_args(false)
+      ->take_all();
+  probe
+      ->add_option_function<std::vector<std::string>>(
+          "--route",
+          [&o](const std::vector<std::string>& ids) {
+            if (ids.size() > 2) fail("--route", "given twice");
+            if (ids.size() < 2) fail("--route", "needs two GPU ids, A and B");
+            o.route = {gpu_id("--route", ids[0]), gpu_id("--route", ids[1])};
+          },
+          "print the links between GPU A and GPU B instead")
+      ->type_name("GPU")
+      ->expected(2)
+      ->take_all();
+  probe
+      ->add_option_function<std::string>(
+          "--collective",
+          [&o](const std::string& name) {
+            if (!parse_collective(name, o.collective))
+              fail("--collective", "expected all-reduce or all-to-all");
+          },
+          "all-reduce or all-to-all (default: all-reduce)")
+      ->type_name("NAME");
+  add_number(*probe, "--bytes", o.bytes, 1.0, 1e18, "S", "message size per GPU in bytes (default: 1e9)");
+  add_engine_options(*probe, o.engine_args);
+  probe->final_callback([&o] {
+    if (o.platform.empty()) fail("--platform", "required");
+    if (o.jobs.empty() == !o.route) fail("--gpus", "give either --gpus or --route");
+  });
+  return probe;
+}
+
+int probe_command(const ProbeOptions& o) {
+  auto engine = make_engine(o.engine_args);
   const LoadedPlatform p = load_platform(*engine, o.platform);
   if (o.route) {
     check_ids(p, std::array{o.route->first, o.route->second});
@@ -172,15 +177,6 @@ int probe_command(std::span<const std::string> args) {
   }
   std::fputs(out.c_str(), stdout);
   return 0;
-}
-
-std::string probe_usage() {
-  return R"(  nvlsim probe --platform FILE --gpus "0-3 72-75" [--gpus ...] [--collective all-reduce|all-to-all]
-               [--bytes S]              run one collective per --gpus group, all at once; print each
-                                        group's simulated and closed-form time (keys get .i with several)
-  nvlsim probe --platform FILE --route A B
-                                        print the links between GPU A and GPU B
-)";
 }
 
 }  // namespace nvlsim

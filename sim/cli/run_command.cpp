@@ -1,4 +1,4 @@
-#include "sim/run_command.hpp"
+#include "sim/cli/run_command.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -17,14 +17,13 @@
 #include "analysis/summary.hpp"
 #include "models/input_error.hpp"
 #include "platforms/platform_writer.hpp"
-#include "sim/cli_args.hpp"
+#include "sim/cli/number_option.hpp"
+#include "sim/cli/shipped_names.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/output_files.hpp"
-#include "sim/policy_processes.hpp"
-#include "sim/policy_setup.hpp"
+#include "sim/replay.hpp"
 #include "sim/schedule_swf.hpp"
-#include "sim/shipped_names.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/mix_generator.hpp"
 #include "workloads/procs_per_gpu.hpp"
@@ -116,7 +115,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.cost = options.cost;
   manifest.sample_step = options.sample_step;
 
-  auto engine = make_engine();
+  auto engine = make_engine(options.engine_args);
   const auto load_start = std::chrono::steady_clock::now();
   const std::optional<int> builtin_racks =
       options.platform ? builtin_platform_racks(*options.platform) : std::optional<int>(kDefaultRacks);
@@ -144,7 +143,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const ClassTable classes = run_classes(options);
   SimulationConfig sim = options.sim;
   sim.classes = classes.classes;
-  sim.failures = failure_config(options, platform);
+  sim.failures = failure_config({options.failures, options.failure_rate_scale, options.seed}, platform);
   describe_failures(sim, options.failure_rate_scale, manifest.failures);
   manifest.classes_source = classes.source;
   manifest.default_class = classes.classes[static_cast<std::size_t>(classes.default_class)].name;
@@ -180,11 +179,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
         fmt::format("built-in mix ({}, seed {})", shape_text, options.seed), 0, jobs.size(), 0, {}};
   }
 
-  const auto policies = make_policies(options, platform);
   manifest.topology = options.topology.value_or("");
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
-  const auto results =
-      run_policies(policies, platform, jobs, sim, ProcessOptions{options.parallel, progress});
+  const auto results = replay({platform,
+                               options.platform.value_or("built-in platform"),
+                               jobs,
+                               {options.policies, options.policy_file, options.topology},
+                               sim,
+                               {options.parallel, progress}});
 
   std::vector<Summary> summaries;
   std::vector<PolicyOutcomes> runs;

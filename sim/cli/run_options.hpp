@@ -1,15 +1,15 @@
 #pragma once
-// Command-line options of the nvlsim tool.
+// Options of `nvlsim run` (the default command): what a replay reads, how jobs run, what it writes.
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "analysis/cost_model.hpp"
-#include "models/fabric_params.hpp"
 #include "sim/simulation_config.hpp"
 
 namespace nvlsim {
@@ -40,27 +40,11 @@ struct RunOptions {
   // --default-time: time limit of jobs whose requested time is unknown (Slurm's DefaultTime); infinity =
   // no limit, as a partition without DefaultTime and with MaxTime=INFINITE (Slurm's defaults) gives.
   double default_time = std::numeric_limits<double>::infinity();
+  std::vector<std::string> engine_args;  // SimGrid's own --cfg=... then --log=..., each in the order given
 };
 
-struct PlatformOptions {
-  int racks = 8;
-  FabricParams fabric;
-  std::string node_names;  // Slurm hostlist naming the trays in order; empty = none
-  std::string output;
-  std::string topology_output;  // topology.conf of the fabric's leaves, as `tree` sees them; empty = none
-};
-
-enum class Command { run, platform, help, version };
-
-struct CliOptions {
-  Command command = Command::run;
-  RunOptions run;
-  PlatformOptions platform;
-};
-
-// Throws InputError "nvlsim: --flag: what is wrong" for unknown flags and bad values.
-CliOptions parse_cli(std::span<const std::string> args);
-
-std::string usage();
+// Declares `run` and its options on `app`, filling `o` as they are parsed; cross-option checks run once
+// the command is parsed. Throws InputError "nvlsim: --flag: what is wrong".
+CLI::App* add_run_command(CLI::App& app, RunOptions& o);
 
 }  // namespace nvlsim

@@ -1,0 +1,10 @@
+#include "sim/replay.hpp"
+
+namespace nvlsim {
+
+std::vector<PolicyResult> replay(const ReplayRequest& request) {
+  const auto policies = make_policies(request.policies, request.platform, request.platform_name);
+  return run_policies(policies, request.platform, request.jobs, request.sim, request.processes);
+}
+
+}  // namespace nvlsim

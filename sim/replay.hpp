@@ -1,0 +1,31 @@
+#pragma once
+// The typed entry point of a replay: a loaded platform, its jobs, the policies to compare and how jobs
+// run, in; one result per policy, out. The CLI, nvlsim-bench and the tests build the request alike.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "platforms/platform_loader.hpp"
+#include "sim/policy_processes.hpp"
+#include "sim/policy_run.hpp"
+#include "sim/policy_setup.hpp"
+#include "sim/simulation_config.hpp"
+#include "workloads/job.hpp"
+
+namespace nvlsim {
+
+struct ReplayRequest {
+  const LoadedPlatform& platform;
+  std::string platform_name;  // names the platform in error messages
+  std::span<const Job> jobs;
+  PolicyRequest policies;
+  SimulationConfig sim;  // job model, classes, backfill interval, failures and requeues
+  ProcessOptions processes;
+};
+
+// Builds every policy first, so that a bad spec or topology fails before any replay starts, then replays
+// each in its own process. Results in the order of the policies. Throws InputError for bad input.
+std::vector<PolicyResult> replay(const ReplayRequest& request);
+
+}  // namespace nvlsim
