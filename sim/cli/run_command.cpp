@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -99,8 +100,11 @@ void describe_failures(const SimulationConfig& sim, double rate_scale, RunManife
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
-  // Checked before the simulation, so that a bad --out is not found only after it.
+  // Checked before the simulation, so that a bad --out or a missing plot.py is not found only after it.
   OutputFiles outputs(options.out_dir);
+  if (options.plots && !fs::exists(plot_script()))
+    throw InputError(
+        fmt::format("--plots: {} not found (it is installed in share/nvlsim beside bin/)", plot_script()));
   RunManifest manifest;
   manifest.version = NVLSIM_VERSION;
   manifest.command_line = command_line;
@@ -223,7 +227,15 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     std::fprintf(stderr, "nvlsim: wrote %s/{jobs.csv,attempts.csv,summary.csv,timeseries.csv,run.json}\n",
                  out_dir.c_str());
   if (options.plots) {
+    const auto rendering = fs::file_time_type::clock::now();
     const int status = render_plots(out_dir.string());
+    // The figures belong to this run: the next one removes those it does not draw again.
+    std::vector<std::string> figures;
+    for (const auto& entry : fs::directory_iterator(out_dir))
+      if (entry.path().extension() == ".png" && entry.last_write_time() >= rendering)
+        figures.push_back(entry.path().filename().string());
+    std::ranges::sort(figures);
+    outputs.adopt(figures);
     if (status != 0) {
       std::fprintf(stderr, "nvlsim: --plots: %s %s %s failed with status %d\n", python_interpreter().c_str(),
                    plot_script().c_str(), out_dir.c_str(), status);

@@ -36,6 +36,10 @@ TEST_CASE("nvlsim --plots renders every figure into the output directory", "[e2e
   INFO(r.err);
   REQUIRE(r.status == 0);
   check_figures(dir / "out");
+  // The figures are the run's: a next run without --plots removes them with the rest of the old run.
+  REQUIRE(run_nvlsim(small_run(dir / "out"), dir).status == 0);
+  CHECK_FALSE(std::filesystem::exists(dir / "out" / "gpu_utilization.png"));
+  CHECK(std::filesystem::exists(dir / "out" / "jobs.csv"));
 }
 
 TEST_CASE("the comparison notebook executes headless and saves the figures", "[e2e][plots][notebook]") {
