@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,16 +13,14 @@
 #include "schedulers/switch_tree.hpp"
 #include "schedulers/topology_conf_writer.hpp"
 #include "sim/cli/number_option.hpp"
+#include "sim/whole_file.hpp"
 
 namespace nvlsim {
 
 namespace {
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write", path));
-  out << text;
-  if (!out.flush()) throw InputError(fmt::format("{}: write failed", path));
+  write_whole_file(path, [&](std::ostream& out) { out << text; });
 }
 
 // The platform's node names, or tray-0, tray-1, ... when it has none (Slurm needs a name per node).

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <optional>
 
 #include "models/input_error.hpp"
 #include "sim/cli/number_option.hpp"
+#include "sim/whole_file.hpp"
 #include "workloads/swf_writer.hpp"
 
 namespace nvlsim {
@@ -16,10 +16,7 @@ namespace {
 
 void write_file(const std::string& path, std::span<const std::pair<std::string, std::string>> header,
                 std::span<const SwfRecord> records) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write", path));
-  write_swf(out, header, records);
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  write_whole_file(path, [&](std::ostream& out) { write_swf(out, header, records); });
 }
 
 void add_mix(CLI::App& workload, WorkloadMixOptions& o, WorkloadCommands& out) {

@@ -138,6 +138,26 @@ std::vector<BadInput> catalogue() {
        "--sample 1e-9",
        2,
        {"sample step 1e-09 s", "use a step of at least"}},
+      {"a platform written to a full disk",
+       {},
+       "platform --racks 2 -o /dev/full",
+       1,
+       {"/dev/full: write failed: No space left on device"}},
+      {"a topology written to a full disk",
+       {},
+       "platform --racks 2 --write-topology /dev/full",
+       1,
+       {"/dev/full: write failed: No space left on device"}},
+      {"a workload written to a full disk",
+       {},
+       "workload mix --days 0.1 --gpus 576 -o /dev/full",
+       1,
+       {"/dev/full: write failed: No space left on device"}},
+      {"a workload written into a missing folder",
+       {},
+       "workload mix --days 0.1 --gpus 576 -o no/such/mix.swf",
+       2,
+       {"no/such/mix.swf: cannot write: No such file or directory"}},
       // Output.
       {"an output folder under a file",
        {{"file", "x"}},
@@ -168,8 +188,12 @@ TEST_CASE("the bad-input catalogue: status, message and an output of one run or 
       for (const auto& [name, content] : c.files) std::ofstream(dir / name) << content;
       // Relative names, run from the case's folder, as a user types them.
       const bool own_out = c.args.find("--out") != std::string::npos;
-      const std::string cmd = "cd " + dir.string() + " && " + NVLSIM_BINARY + " --quiet --policy per-gpu " +
-                              (own_out ? "" : "--out out ") + c.args + " >stdout.txt 2>stderr.txt";
+      const bool other_command = c.args.starts_with("platform ") || c.args.starts_with("workload ");
+      const std::string run_flags = other_command ? ""
+                                    : own_out     ? "--quiet --policy per-gpu "
+                                                  : "--quiet --policy per-gpu --out out ";
+      const std::string cmd = "cd " + dir.string() + " && " + NVLSIM_BINARY + " " + run_flags + c.args +
+                              " >stdout.txt 2>stderr.txt";
       const int raw = std::system(cmd.c_str());
       const struct {
         int status;
