@@ -1,7 +1,6 @@
 #pragma once
 // The driver's queue of jobs waiting to start, in admission order.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,9 +24,9 @@ class JobQueue {
   void push_back(const QueuedJob& job);
   // Puts a requeued job back at its place; `order[j]` is job j's place in admission order.
   void insert(const QueuedJob& job, std::span<const std::size_t> order);
-  // Removes the jobs among the first `prefix` for which started(job index) holds, keeping the order.
-  template <class Started>
-  void erase_started(std::size_t prefix, Started started);
+  // Removes the given jobs, all queued, keeping the order of the rest. A pass starts jobs near the
+  // front only, so the cost is the distance to the furthest of them, not the queue's length.
+  void remove(std::span<const std::size_t> started);
 
  private:
   void compact();
@@ -36,21 +35,5 @@ class JobQueue {
   std::size_t head_ = 0;  // jobs_[0, head_) have left
   std::int64_t gpus_ = 0;
 };
-
-template <class Started>
-void JobQueue::erase_started(std::size_t prefix, Started started) {
-  const std::size_t end = head_ + std::min(prefix, size());
-  // Survivors move toward the end of the prefix, so the part after it stays where it is.
-  std::size_t write = end;
-  for (std::size_t read = end; read-- > head_;) {
-    if (started(jobs_[read].job)) {
-      gpus_ -= jobs_[read].request.gpus;
-      continue;
-    }
-    jobs_[--write] = jobs_[read];
-  }
-  head_ = write;
-  compact();
-}
 
 }  // namespace nvlsim
