@@ -17,29 +17,6 @@ void JobQueue::insert(const QueuedJob& job, std::span<const std::size_t> order) 
   gpus_ += job.request.gpus;
 }
 
-void JobQueue::remove(std::span<const std::size_t> started) {
-  if (started.empty()) return;
-  std::vector<std::size_t> sorted(started.begin(), started.end());
-  std::sort(sorted.begin(), sorted.end());
-  const auto is_started = [&sorted](std::size_t job) {
-    return std::binary_search(sorted.begin(), sorted.end(), job);
-  };
-  std::size_t end = head_;
-  for (std::size_t found = 0; found < sorted.size() && end < jobs_.size(); ++end)
-    if (is_started(jobs_[end].job)) ++found;
-  // Survivors move toward the furthest started job's place, so the part after it stays where it is.
-  std::size_t write = end;
-  for (std::size_t read = end; read-- > head_;) {
-    if (is_started(jobs_[read].job)) {
-      gpus_ -= jobs_[read].request.gpus;
-      continue;
-    }
-    jobs_[--write] = jobs_[read];
-  }
-  head_ = write;
-  compact();
-}
-
 void JobQueue::compact() {
   if (head_ == jobs_.size()) {
     jobs_.clear();

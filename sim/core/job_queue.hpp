@@ -24,9 +24,10 @@ class JobQueue {
   void push_back(const QueuedJob& job);
   // Puts a requeued job back at its place; `order[j]` is job j's place in admission order.
   void insert(const QueuedJob& job, std::span<const std::size_t> order);
-  // Removes the given jobs, all queued, keeping the order of the rest. A pass starts jobs near the
-  // front only, so the cost is the distance to the furthest of them, not the queue's length.
-  void remove(std::span<const std::size_t> started);
+  // Removes the `count` queued jobs for which started(job index) holds, keeping the order of the rest.
+  // A pass starts jobs near the front only, so the scan stops at the last of them.
+  template <class Started>
+  void remove(std::size_t count, Started started);
 
  private:
   void compact();
@@ -35,5 +36,24 @@ class JobQueue {
   std::size_t head_ = 0;  // jobs_[0, head_) have left
   std::int64_t gpus_ = 0;
 };
+
+template <class Started>
+void JobQueue::remove(std::size_t count, Started started) {
+  if (count == 0) return;
+  std::size_t end = head_;
+  for (std::size_t found = 0; found < count && end < jobs_.size(); ++end)
+    if (started(jobs_[end].job)) ++found;
+  // Survivors move toward the last started job's place, so the part after it stays where it is.
+  std::size_t write = end;
+  for (std::size_t read = end; read-- > head_;) {
+    if (started(jobs_[read].job)) {
+      gpus_ -= jobs_[read].request.gpus;
+      continue;
+    }
+    jobs_[--write] = jobs_[read];
+  }
+  head_ = write;
+  compact();
+}
 
 }  // namespace nvlsim

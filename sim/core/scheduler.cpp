@@ -11,7 +11,8 @@ Scheduler::Scheduler(std::span<const Job> jobs, std::span<const std::size_t> adm
       policy_(policy),
       bf_interval_(config.bf_interval),
       requests_(jobs.size()),
-      order_(jobs.size(), 0) {
+      order_(jobs.size(), 0),
+      starting_(jobs.size(), 0) {
   for (std::size_t i = 0; i < admitted.size(); ++i) {
     requests_[admitted[i]] = request_of(jobs[admitted[i]], config, shape);
     order_[admitted[i]] = i;
@@ -39,9 +40,9 @@ Scheduler::Pass Scheduler::pass(double now, const RunningSet& running) {
   out.starts =
       easy_backfill(now, running.state(), queue_.jobs(), running.jobs(), policy_, bf, &report, &replay_);
   placement_blocked_ = report.placement_blocked;
-  std::vector<std::size_t> started;
-  for (const auto& d : out.starts) started.push_back(d.job);
-  queue_.remove(started);
+  for (const auto& d : out.starts) starting_[d.job] = 1;
+  queue_.remove(out.starts.size(), [this](std::size_t job) { return starting_[job] != 0; });
+  for (const auto& d : out.starts) starting_[d.job] = 0;
   if (!backfill && !queue_.empty() && !wake_pending_) {
     out.wake_at = next_backfill_;
     wake_pending_ = true;

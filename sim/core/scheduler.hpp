@@ -51,6 +51,7 @@ class Scheduler {
   double bf_interval_;
   std::vector<JobRequest> requests_;
   std::vector<std::size_t> order_;  // by job index: its place in admission order
+  std::vector<char> starting_;      // by job index: started by the current pass
   JobQueue queue_;
   ReservationReplay replay_;  // the backfill reservation's future, carried from pass to pass
   double next_backfill_ = 0;

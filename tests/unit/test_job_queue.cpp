@@ -25,12 +25,12 @@ TEST_CASE("job queue removes started jobs, keeping the order of the rest and the
   JobQueue q;
   for (std::size_t j = 0; j < 8; ++j) q.push_back({j, {static_cast<int>(j + 1)}, 60});
   REQUIRE(q.gpus() == 36);
-  const std::vector<std::size_t> started{6, 0, 3, 2};  // in any order
-  q.remove(started);
+  const std::set<std::size_t> started{0, 2, 3, 6};
+  q.remove(started.size(), [&](std::size_t j) { return started.count(j) > 0; });
   CHECK(ids(q) == std::vector<std::size_t>{1, 4, 5, 7});
   CHECK(q.gpus() == 36 - 1 - 3 - 4 - 7);
   CHECK(q.size() == 4);
-  q.remove({});
+  q.remove(0, [](std::size_t) { return true; });
   CHECK(q.size() == 4);
 }
 
@@ -58,7 +58,7 @@ TEST_CASE("job queue agrees with a plain vector over a long random life, through
     std::set<std::size_t> started;
     for (std::size_t i = 0; i < std::min<std::size_t>(rng() % 8, reference.size()); ++i)
       if (rng() % 2) started.insert(reference[i].job);
-    q.remove(std::vector<std::size_t>(started.begin(), started.end()));
+    q.remove(started.size(), [&](std::size_t j) { return started.count(j) > 0; });
     reference.erase(std::remove_if(reference.begin(), reference.end(),
                                    [&](const QueuedJob& j) { return started.count(j.job) > 0; }),
                     reference.end());
