@@ -22,16 +22,4 @@ FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<s
   return {platform.nic_hosts[src], platform.nic_hosts[dst]};
 }
 
-std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape) {
-  std::vector<std::vector<int>> groups;
-  int last = -1;
-  for (int gpu : gpus) {
-    const int d = shape.domain_of_gpu(gpu);
-    if (d != last) groups.emplace_back();
-    groups.back().push_back(gpu);
-    last = d;
-  }
-  return groups;
-}
-
 }  // namespace nvlsim

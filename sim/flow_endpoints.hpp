@@ -7,6 +7,7 @@
 
 #include "models/collective.hpp"
 #include "platforms/platform_loader.hpp"
+#include "sim/core/job_attempt.hpp"  // group_by_domain, which gives `domain_gpus`
 
 namespace nvlsim {
 
@@ -22,8 +23,5 @@ struct FlowEndpoints {
 // job's GPUs per domain.
 FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& domain_gpus,
                              const PlannedFlow& flow);
-
-// The job's GPUs (ascending) grouped by NVLink domain.
-std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape);
 
 }  // namespace nvlsim

@@ -1,8 +1,14 @@
 #include "sim/flow_set.hpp"
 
+#include <simgrid/version.h>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
+
+// The reinterpret_cast below relies on SimGrid 3.32's class layout, which nothing installed declares.
+#if SIMGRID_VERSION_MAJOR != 3 || SIMGRID_VERSION_MINOR != 32 || SIMGRID_VERSION_PATCH != 0
+#error "nvlsim needs SimGrid 3.32.0: sim/flow_set.cpp casts its NetworkAction by that version's layout"
+#endif
 
 #include <limits>
 #include <mutex>

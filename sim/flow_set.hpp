@@ -11,23 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/collective.hpp"
+#include "sim/core/network.hpp"
 
 namespace nvlsim {
-
-// One transfer: a job's flow on one plane, standing for `multiplicity` GPUs or NICs sending alike.
-struct Flow {
-  std::size_t job = 0;
-  Plane plane = Plane::nvlink;
-  int multiplicity = 1;
-  double size = 0;  // bytes
-};
-
-// What cancelling a job's transfers found.
-struct CancelledFlows {
-  int flows = 0;
-  double sent_share = 0;  // sum over those flows of the share of their bytes sent
-};
 
 // SimGrid 3.32's wait_any registers the waiting actor on every activity and unregisters it from all
 // of them at each completion: O(transfers) per wake-up, which made it the largest single cost of

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "sim/job_attempt.hpp"
+#include "sim/core/job_attempt.hpp"
 
 using nvlsim::Attempt;
 using nvlsim::JobProgress;
@@ -10,15 +10,16 @@ TEST_CASE("an attempt's work done counts whole rounds, computation as it goes an
   a.work = 1000;  // 4 rounds of 250 s: 150 computing, 100 communicating
   a.work_started = 100;
   a.compute_per_round = 150;
-  CHECK(a.work_done(50, 0, 4) == 0);  // still restarting
+  a.rounds = 4;
+  CHECK(a.work_done(50, 0) == 0);  // still restarting
   a.round = 2;
   a.round_started = 700;
-  CHECK(a.work_done(760, 0, 4) == Approx(560));  // two rounds and 60 s of computation
-  CHECK(a.work_done(900, 0, 4) == Approx(650));  // computation capped at the round's share
+  CHECK(a.work_done(760, 0) == Approx(560));  // two rounds and 60 s of computation
+  CHECK(a.work_done(900, 0) == Approx(650));  // computation capped at the round's share
   a.communicating = true;
-  CHECK(a.work_done(900, 0.25, 4) == Approx(500 + 150 + 25));
+  CHECK(a.work_done(900, 0.25) == Approx(500 + 150 + 25));
   a.round = 4;
-  CHECK(a.work_done(2000, 0, 4) == Approx(1000));
+  CHECK(a.work_done(2000, 0) == Approx(1000));
 }
 
 TEST_CASE("checkpoints keep the work up to the last multiple of the interval, over all attempts") {

@@ -1,7 +1,6 @@
 #pragma once
 // The driver's queue of jobs waiting to start, in admission order.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,9 +24,10 @@ class JobQueue {
   void push_back(const QueuedJob& job);
   // Puts a requeued job back at its place; `order[j]` is job j's place in admission order.
   void insert(const QueuedJob& job, std::span<const std::size_t> order);
-  // Removes the jobs among the first `prefix` for which started(job index) holds, keeping the order.
+  // Removes the `count` queued jobs for which started(job index) holds, keeping the order of the rest.
+  // A pass starts jobs near the front only, so the scan stops at the last of them.
   template <class Started>
-  void erase_started(std::size_t prefix, Started started);
+  void remove(std::size_t count, Started started);
 
  private:
   void compact();
@@ -38,9 +38,12 @@ class JobQueue {
 };
 
 template <class Started>
-void JobQueue::erase_started(std::size_t prefix, Started started) {
-  const std::size_t end = head_ + std::min(prefix, size());
-  // Survivors move toward the end of the prefix, so the part after it stays where it is.
+void JobQueue::remove(std::size_t count, Started started) {
+  if (count == 0) return;
+  std::size_t end = head_;
+  for (std::size_t found = 0; found < count && end < jobs_.size(); ++end)
+    if (started(jobs_[end].job)) ++found;
+  // Survivors move toward the last started job's place, so the part after it stays where it is.
   std::size_t write = end;
   for (std::size_t read = end; read-- > head_;) {
     if (started(jobs_[read].job)) {

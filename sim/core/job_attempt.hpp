@@ -6,22 +6,27 @@
 #include <vector>
 
 #include "models/collective.hpp"
-#include "platforms/platform_loader.hpp"
-#include "schedulers/allocation.hpp"
+#include "platforms/platform_spec.hpp"
 #include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
 
+// No planned flow is larger: SimGrid sizes a transfer in a 64-bit integer, and a flow past 2^63 bytes
+// would wrap (docs/model.md, "Very long jobs").
+inline constexpr double kMaxFlowBytes = 0x1p62;
+// An attempt that would need more rounds than this to keep its flows under kMaxFlowBytes is refused.
+inline constexpr int kMaxRounds = 1'000'000;
+
 // One attempt of a job on its allocation. It has `work` seconds of the job's trace run time to do (all
-// of it, or what its last checkpoint left), split into rounds of computation then communication.
+// of it, or what its last checkpoint left), split into `rounds` rounds of computation then communication.
 struct Attempt {
-  Allocation allocation;
   double start = 0;
   double work = 0;
   double work_started = 0;  // after the restart overhead
   double round_started = 0;
   std::vector<std::vector<int>> domain_gpus;  // the job's GPUs grouped by domain, in GPU order
+  int rounds = 1;                             // the run's comm_rounds, or more for very long jobs
   std::vector<CollectiveStep> steps;          // one round's communication
   std::vector<double> step_times;             // each step's uncontended time
   double round_comm_uncontended = 0;          // their sum
@@ -33,11 +38,10 @@ struct Attempt {
   int flows_left = 0;
   double step_started = 0;
   double round_comm_time = 0;
-  bool running = false;
 
-  // The work done by `now` out of `rounds`: whole rounds, the computation of the current one as it
-  // goes, and its communication by `comm_share`, the share of the round's collective done.
-  double work_done(double now, double comm_share, int rounds) const;
+  // The work done by `now`: whole rounds, the computation of the current one as it goes, and its
+  // communication by `comm_share`, the share of the round's collective done.
+  double work_done(double now, double comm_share) const;
 };
 
 // What a job carries from attempt to attempt.
@@ -52,10 +56,15 @@ struct JobProgress {
   double checkpointed(double done, double interval, double run_time) const;
 };
 
-// Splits the attempt's work into rounds and plans one round's collective on its allocation (set before
-// the call; the job runs on all of its GPUs). The message is sized so that the job's reference placement
-// (its GPUs packed into as few domains as possible) communicates for exactly the job class's share of the
-// work; the actual placement then takes what the fabric makes of it.
-void plan_rounds(const Job& job, const LoadedPlatform& platform, const SimulationConfig& config, Attempt& a);
+// The job's GPUs (ascending) grouped by NVLink domain.
+std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape);
+
+// Splits the attempt's work into rounds and plans one round's collective on the job's GPUs (a.domain_gpus,
+// set before the call; the job runs on all of them). The message is sized so that the job's reference
+// placement (its GPUs packed into as few domains as possible) communicates for exactly the job class's
+// share of the work; the actual placement then takes what the fabric makes of it. The attempt gets
+// config.comm_rounds rounds, or as many more as keep every flow within kMaxFlowBytes; throws InputError
+// when that needs more than kMaxRounds.
+void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationConfig& config, Attempt& a);
 
 }  // namespace nvlsim

@@ -1,18 +1,16 @@
-#include "sim/hardware_health.hpp"
-
-#include <simgrid/s4u/Host.hpp>
+#include "sim/core/hardware_health.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "models/nvlink_domain_graph.hpp"
 
 namespace nvlsim {
 
-HardwareHealth::HardwareHealth(const LoadedPlatform& platform)
+HardwareHealth::HardwareHealth(const PlatformSpec& platform, Network& network)
     : platform_(platform),
-      switches_(platform.spec.fabric.nvlink_links_per_gpu),
-      down_count_(platform.spec.shape.gpus(), 0) {}
+      network_(network),
+      switches_(platform.fabric.nvlink_links_per_gpu),
+      down_count_(platform.shape.gpus(), 0) {}
 
 std::vector<int> HardwareHealth::fail(const FailureEvent& failure) {
   if (takes_gpus_down(failure.component)) return change_gpus(failure, +1);
@@ -27,7 +25,7 @@ std::vector<int> HardwareHealth::repair(const FailureEvent& failure) {
 }
 
 std::vector<int> HardwareHealth::change_gpus(const FailureEvent& failure, int delta) {
-  const ClusterShape& shape = platform_.spec.shape;
+  const ClusterShape& shape = platform_.shape;
   std::vector<int> changed;
   for (int gpu : gpus_taken_down(failure.component, failure.id, shape)) {
     const int before = down_count_[gpu];
@@ -51,7 +49,7 @@ std::vector<int> HardwareHealth::change_gpus(const FailureEvent& failure, int de
 void HardwareHealth::change_nvlink(const FailureEvent& failure, int delta) {
   const int domain = failure.component == Component::nvswitch
                          ? failure.id / switches_
-                         : platform_.spec.shape.domain_of_gpu(failure.id / switches_);
+                         : platform_.shape.domain_of_gpu(failure.id / switches_);
   if (failure.component == Component::nvswitch) {
     auto& counts = failed_switches_[domain];
     counts.resize(switches_, 0);
@@ -63,10 +61,10 @@ void HardwareHealth::change_nvlink(const FailureEvent& failure, int delta) {
 }
 
 void HardwareHealth::apply_domain_bandwidth(int domain) {
-  const ClusterShape& shape = platform_.spec.shape;
+  const ClusterShape& shape = platform_.shape;
   const int per_domain = shape.gpus_per_domain();
   const int first = domain * per_domain;
-  NvlinkDomainGraph graph(per_domain, switches_, platform_.spec.fabric.nvlink_link_bw);
+  NvlinkDomainGraph graph(per_domain, switches_, platform_.fabric.nvlink_link_bw);
   if (const auto found = failed_switches_.find(domain); found != failed_switches_.end()) {
     for (int k = 0; k < switches_; ++k)
       if (found->second[k] > 0) graph.fail_switch(k);
@@ -75,28 +73,8 @@ void HardwareHealth::apply_domain_bandwidth(int domain) {
     const int gpu = link / switches_;
     if (count > 0 && gpu >= first && gpu < first + per_domain) graph.fail_link(gpu - first, link % switches_);
   }
-  for (int local = 0; local < per_domain; ++local) {
-    const double bw = graph.gpu_bandwidth(local);
-    const auto [out, in] = ports(first + local);
-    out->set_bandwidth(bw);
-    in->set_bandwidth(bw);
-  }
-}
-
-std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> HardwareHealth::ports(int gpu) {
-  if (const auto found = ports_.find(gpu); found != ports_.end()) return found->second;
-  const int per_domain = platform_.spec.shape.gpus_per_domain();
-  const int domain_first = gpu / per_domain * per_domain;
-  const int peer = gpu == domain_first ? gpu + 1 : domain_first;
-  simgrid::s4u::Host* self = platform_.gpu_hosts.at(gpu);
-  simgrid::s4u::Host* other = platform_.gpu_hosts.at(peer);
-  std::vector<simgrid::s4u::Link*> out, in;
-  self->route_to(other, out, nullptr);
-  other->route_to(self, in, nullptr);
-  if (out.empty() || in.empty())
-    throw std::logic_error("nvlsim: no NVLink route between GPUs " + std::to_string(gpu) + " and " +
-                           std::to_string(peer));
-  return ports_[gpu] = {out.front(), in.back()};
+  for (int local = 0; local < per_domain; ++local)
+    network_.set_nvlink_bandwidth(first + local, graph.gpu_bandwidth(local));
 }
 
 }  // namespace nvlsim

@@ -1,4 +1,4 @@
-#include "sim/job_queue.hpp"
+#include "sim/core/job_queue.hpp"
 
 #include <algorithm>
 

@@ -10,6 +10,9 @@
 
 namespace nvlsim {
 
+// Events this close to the clock are due: the clock moves by sums of durations, which round.
+inline constexpr double kTimeSlack = 1e-9;
+
 enum class EventKind { compute_done, time_limit, backfill, work_start, failure, repair };
 
 struct Event {

@@ -1,0 +1,49 @@
+#pragma once
+// The jobs running now: the one place that gives and takes back allocations, so the cluster state, the
+// GPUs' owners, the busy count, the state records' dirty trays and the scheduler's running list agree.
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "schedulers/allocation.hpp"
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/easy_backfill.hpp"
+#include "sim/state_sampler.hpp"
+
+namespace nvlsim {
+
+class RunningSet {
+ public:
+  // For `jobs` job indices on a cluster of this shape; changes are reported to `sampler`.
+  RunningSet(const ClusterShape& shape, std::size_t jobs, StateSampler& sampler);
+
+  // Gives the allocation to the job until remove(job); `expected_end` is what backfill plans with.
+  void add(std::size_t job, double expected_end, const Allocation& allocation);
+  // Takes the running job's allocation back.
+  void remove(std::size_t job);
+  // Marks GPUs down (or up again); running jobs on them must be removed by the caller.
+  void set_down(const std::vector<int>& gpus, bool down);
+
+  bool contains(std::size_t job) const { return index_[job] != kNone; }
+  const Allocation& allocation(std::size_t job) const { return jobs_[index_[job]].allocation; }
+  // The running jobs owning any of the GPUs, ascending, each once.
+  std::vector<std::size_t> owners(const std::vector<int>& gpus) const;
+
+  const ClusterState& state() const { return state_; }
+  std::span<const RunningJob> jobs() const { return jobs_; }
+  bool empty() const { return jobs_.empty(); }
+  int busy_gpus() const { return busy_gpus_; }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+  ClusterState state_;
+  StateSampler& sampler_;
+  std::vector<RunningJob> jobs_;    // in no particular order: removal moves the last into the gap
+  std::vector<std::size_t> index_;  // by job index: its place in jobs_, or kNone
+  std::vector<std::size_t> owner_;  // by GPU: the job running on it, or kNone
+  int busy_gpus_ = 0;
+};
+
+}  // namespace nvlsim

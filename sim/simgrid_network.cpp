@@ -1,0 +1,56 @@
+#include "sim/simgrid_network.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include "sim/flow_endpoints.hpp"
+
+namespace nvlsim {
+
+double SimgridNetwork::now() const {
+  return simgrid::s4u::Engine::get_clock();
+}
+
+void SimgridNetwork::wait_until(double until) {
+  if (!flows_.empty())
+    flows_.wait_until(until);
+  else
+    simgrid::s4u::this_actor::sleep_until(until);
+}
+
+// One aggregated flow per planned flow (see flow_endpoints.hpp): a flow per NIC would load shared
+// fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached comms live in
+// a list), twenty times the run time on nvl72x64 (docs/model.md).
+void SimgridNetwork::launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+                            const Flow& flow) {
+  const auto [from, to] = flow_endpoints(platform_, domain_gpus, planned);
+  flows_.launch(from, to, static_cast<std::uint64_t>(flow.size), flow);
+}
+
+void SimgridNetwork::set_nvlink_bandwidth(int gpu, double bandwidth) {
+  const auto [out, in] = ports(gpu);
+  out->set_bandwidth(bandwidth);
+  in->set_bandwidth(bandwidth);
+}
+
+std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::ports(int gpu) {
+  if (const auto found = ports_.find(gpu); found != ports_.end()) return found->second;
+  const int per_domain = platform_.spec.shape.gpus_per_domain();
+  const int domain_first = gpu / per_domain * per_domain;
+  const int peer = gpu == domain_first ? gpu + 1 : domain_first;
+  simgrid::s4u::Host* self = platform_.gpu_hosts.at(gpu);
+  simgrid::s4u::Host* other = platform_.gpu_hosts.at(peer);
+  std::vector<simgrid::s4u::Link*> out, in;
+  self->route_to(other, out, nullptr);
+  other->route_to(self, in, nullptr);
+  if (out.empty() || in.empty())
+    throw std::logic_error("nvlsim: no NVLink route between GPUs " + std::to_string(gpu) + " and " +
+                           std::to_string(peer));
+  return ports_[gpu] = {out.front(), in.back()};
+}
+
+}  // namespace nvlsim

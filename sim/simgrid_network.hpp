@@ -1,0 +1,39 @@
+#pragma once
+// The replay core's network on SimGrid: transfers between the platform's hosts, its clock, and the
+// bandwidth of its NVLink port links.
+
+#include <simgrid/s4u/Link.hpp>
+
+#include <map>
+#include <utility>
+
+#include "platforms/platform_loader.hpp"
+#include "sim/core/network.hpp"
+#include "sim/flow_set.hpp"
+
+namespace nvlsim {
+
+class SimgridNetwork final : public Network {
+ public:
+  explicit SimgridNetwork(const LoadedPlatform& platform) : platform_(platform) {}
+
+  double now() const override;
+  void wait_until(double until) override;
+  bool idle() const override { return flows_.empty(); }
+  void launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+              const Flow& flow) override;
+  std::vector<Flow> take_finished() override { return flows_.take_finished(); }
+  CancelledFlows cancel(std::size_t job) override { return flows_.cancel(job); }
+  std::array<double, 2> take_carried() override { return flows_.take_carried(); }
+  void set_nvlink_bandwidth(int gpu, double bandwidth) override;
+
+ private:
+  // The GPU's NVLink port links (out and in), found through its route to a GPU of the same domain.
+  std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> ports(int gpu);
+
+  const LoadedPlatform& platform_;
+  FlowSet flows_;
+  std::map<int, std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> ports_;
+};
+
+}  // namespace nvlsim
