@@ -47,13 +47,18 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> s
     const std::string_view what = e.what();
     throw InputError(fmt::format("nvlsim: --cfg: {}", what.substr(0, what.find('\n'))));
   }
+  // Again: SimGrid's engine has just put its own SIGINT handler in place.
+  say_when_interrupted();
+  return engine;
+}
+
+void say_when_interrupted() {
   for (int signal : {SIGINT, SIGTERM}) {
     struct sigaction old {};
     ::sigaction(signal, nullptr, &old);
     if (old.sa_handler != SIG_IGN)
       std::signal(signal, interrupted);  // a background job's SIGINT stays ignored
   }
-  return engine;
 }
 
 }  // namespace nvlsim

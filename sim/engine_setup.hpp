@@ -22,4 +22,8 @@ namespace nvlsim {
 // SIGINT and SIGTERM then print one line saying the run was interrupted and end the process by the signal.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> simgrid_args = {});
 
+// From now on SIGINT and SIGTERM print that one line and end the process by the signal: a run says so from
+// its first step, not only once its engine exists.
+void say_when_interrupted();
+
 }  // namespace nvlsim

@@ -7,6 +7,7 @@
 #include "models/input_error.hpp"
 #include "sim/cli/cli_app.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/engine_setup.hpp"
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
       case nvlsim::Command::probe:
         return nvlsim::probe_command(cli.probe);
       case nvlsim::Command::run:
+        nvlsim::say_when_interrupted();
         return nvlsim::run_command(cli.run, std::vector<std::string>(argv, argv + argc));
     }
   } catch (const nvlsim::InputError& e) {

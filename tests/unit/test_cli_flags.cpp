@@ -177,11 +177,12 @@ TEST_CASE("an --out that cannot be written is reported before the simulation", "
 
 TEST_CASE("a terminated run says so, ends by the signal and writes nothing", "[cli][output]") {
   const auto dir = nvlsim::test::scratch_dir("terminated");
-  // Loading 256 racks takes well over the 0.3 s before the signal, even on a fast machine.
+  // The signal goes once the run has created its output folder (its handler is in place by then), 0.2 s
+  // into loading 256 racks, which takes seconds even on a fast machine.
   const std::string cmd =
       "cd " + dir.string() + " && (" + NVLSIM_BINARY +
-      " --quiet --platform nvl72x256 --out out 2>err.txt & pid=$!; sleep 0.3; kill -TERM $pid;"
-      " wait $pid; echo $? >status.txt)";
+      " --quiet --platform nvl72x256 --out out 2>err.txt & pid=$!; while [ ! -d out ]; do sleep 0.02; done;"
+      " sleep 0.2; kill -TERM $pid; wait $pid; echo $? >status.txt)";
   REQUIRE(std::system(cmd.c_str()) == 0);
   CHECK(nvlsim::test::slurp((dir / "status.txt").string()) == "143\n");
   CHECK(nvlsim::test::slurp((dir / "err.txt").string()) ==
