@@ -115,11 +115,12 @@ TEST_CASE("hostlists expand ranges, lists, padding and several brackets", "[slur
   }
 }
 
-TEST_CASE("a hostlist of more than a million names is an error, not the whole memory", "[slurm_topology]") {
-  CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), "hostlist names more than 1000000 nodes");
-  // Each group alone is small; together they name 2,000 x 1,000 nodes.
-  CHECK_THROWS_WITH(nvlsim::expand_hostlist("r[1-2000]n[1-1000]"), "hostlist names more than 1000000 nodes");
-  CHECK(nvlsim::expand_hostlist("r[1-1000]n[1-1000]").size() == 1'000'000);
+TEST_CASE("a hostlist of more than 2^18 names is an error, not the whole memory", "[slurm_topology]") {
+  const std::string too_many = "hostlist names more than 262144 nodes or 16 MiB of names";
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), too_many);
+  // Each group alone is small; together they name 513 x 512 nodes.
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("r[1-513]n[1-512]"), too_many);
+  CHECK(nvlsim::expand_hostlist("r[1-512]n[1-512]").size() == 262'144);
 }
 
 TEST_CASE("topology.conf gives blocks in file order, placeholders and BlockSizes", "[slurm_topology]") {
