@@ -104,7 +104,8 @@ bool CsvRows::next() {
 }
 
 void CsvRows::fail(std::size_t column, std::string_view what) const {
-  throw InputError(fmt::format("{}:{}: column {}: {}", name_, line_, required_[column], what));
+  throw InputError(
+      fmt::format("{}:{}: field {} ({}): {}", name_, line_, index_[column] + 1, required_[column], what));
 }
 
 std::optional<std::int64_t> CsvRows::integer(std::size_t column) const {

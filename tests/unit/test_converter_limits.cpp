@@ -30,21 +30,21 @@ TEST_CASE("extreme timestamps are errors, not overflowed waits and run times", "
       write("pods.csv", kPods + "p,1,1,1,1000,,LS,Failed,0,9223372036854775807,-9223372036854775807\n");
   CHECK_THROWS_WITH(convert_alibaba(pods),
                     pods.string() +
-                        ":2: column deletion_time: expected a time (YYYY-MM-DD HH:MM:SS, or seconds "
+                        ":2: field 10 (deletion_time): expected a time (YYYY-MM-DD HH:MM:SS, or seconds "
                         "within 1000000000000000), got \"9223372036854775807\"");
   const auto jobs = write("jobs.csv", kHelios + "1,u,v,1,COMPLETED,0,10,,9223372036854775807\n");
   CHECK_THROWS_WITH(convert_helios(jobs), jobs.string() +
-                                              ":2: column duration: must be in [-1000000000000000, "
+                                              ":2: field 9 (duration): must be in [-1000000000000000, "
                                               "1000000000000000], got \"9223372036854775807\"");
 }
 
 TEST_CASE("negative GPU counts are errors, not negative processors in the SWF", "[convert][errors]") {
   const auto pods = write("neg.csv", kPods + "p,1,1,-4,1000,,LS,Failed,0,10,5\n");
   CHECK_THROWS_WITH(convert_alibaba(pods),
-                    pods.string() + ":2: column num_gpu: must be in [0, 2147483647], got \"-4\"");
+                    pods.string() + ":2: field 4 (num_gpu): must be in [0, 2147483647], got \"-4\"");
   const auto jobs = write("neg.csv", kHelios + "1,u,v,-1,COMPLETED,0,10,20,\n");
   CHECK_THROWS_WITH(convert_helios(jobs),
-                    jobs.string() + ":2: column gpu_num: must be in [0, 2147483647], got \"-1\"");
+                    jobs.string() + ":2: field 4 (gpu_num): must be in [0, 2147483647], got \"-1\"");
 }
 
 TEST_CASE("times at the bound convert exactly", "[convert]") {

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -332,4 +336,18 @@ TEST_CASE("a switch chain far deeper than the call stack is ordered bottom up", 
   CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.front())] == "s99999");
   CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.back())] == "s0");
   CHECK(*std::max_element(tree.level.begin(), tree.level.end()) == kDepth - 1);
+}
+
+TEST_CASE("a topology file that is a folder or describes nothing is an error", "[slurm_topology][errors]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("nvlsim-topology-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "folder.conf");
+  std::ofstream(dir / "empty.conf") << "# no blocks yet\n";
+  std::ofstream(dir / "empty.yaml") << "";
+  CHECK_THROWS_WITH(nvlsim::read_slurm_topology((dir / "folder.conf").string()),
+                    (dir / "folder.conf").string() + ": is a folder, expected a topology file");
+  for (const char* name : {"empty.conf", "empty.yaml"}) {
+    CHECK_THROWS_WITH(nvlsim::read_slurm_topology((dir / name).string()),
+                      (dir / name).string() + ": describes no block and no switch");
+  }
+  std::filesystem::remove_all(dir);
 }
