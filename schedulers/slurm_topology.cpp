@@ -16,6 +16,7 @@
 
 #include "models/input_error.hpp"
 #include "schedulers/hostlist.hpp"
+#include "schedulers/yaml_stray_comma.hpp"
 
 namespace nvlsim {
 namespace {
@@ -323,6 +324,10 @@ void read_tree(Builder& b, const Field& tree) {
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
                                   std::span<const std::string> node_names) {
   Builder builder(file, node_names);
+  if (const auto comma = find_stray_comma(text))
+    throw builder.error(
+        comma->line,
+        fmt::format("YAML syntax error at column {}: ',' outside a [...] or {{...}} list", comma->column));
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(text));
