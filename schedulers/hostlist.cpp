@@ -17,8 +17,8 @@ namespace {
 // memory; the bytes bound does the same for long names.
 constexpr std::size_t kMaxNames = std::size_t{1} << 18;
 constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
-// Numbers in a range fit an int; a wider zero padding would only make every name longer.
-constexpr std::size_t kMaxDigits = 9;
+// Numbers in a range fit an int (10 digits); a wider zero padding would only make every name longer.
+constexpr std::size_t kMaxDigits = 10;
 
 [[noreturn]] void too_many() {
   throw std::invalid_argument(

@@ -50,7 +50,8 @@ TEST_CASE("failure model numbers outside their documented bounds are errors", "[
 
 TEST_CASE("a rate scale that pushes an MTBF below 1 hour is an error", "[failures][errors]") {
   const std::string file = write(
-      "scale.json", R"({"base": "none", "rate_scale": 200, "components": {"tray": {"mtbf_hours": 100}}})");
+      "scale.json",
+      R"({"base": "none", "rate_scale": 200, "components": {"tray": {"mtbf_hours": 100, "mttr_hours": 1}}})");
   CHECK_THROWS_WITH(read_failure_model(file),
                     file + ": rate_scale: makes the tray MTBF 0.5 h, outside [1, 1000000000] h");
   FailureModel model = llama3_failure_model();

@@ -119,7 +119,7 @@ TEST_CASE("hostlists expand ranges, lists, padding and several brackets", "[slur
   }
 }
 
-TEST_CASE("a hostlist of more than 2^18 names is an error, not the whole memory", "[slurm_topology]") {
+TEST_CASE("a hostlist of more than 262144 names is an error, not the whole memory", "[slurm_topology]") {
   const std::string too_many = "hostlist names more than 262144 nodes or 16 MiB of names";
   CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), too_many);
   // Each group alone is small; together they name 513 x 512 nodes.
