@@ -49,6 +49,15 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
       after_closed = depth == 0;
       continue;
     }
+    if (token_start && (c == '&' || c == '!' || c == '*')) {
+      // An anchor, tag or alias ends at a blank or a flow indicator: "&t," leaves a stray comma.
+      while (i + 1 < text.size() &&
+             std::string_view(" \t\r\n,[]{}").find(text[i + 1]) == std::string_view::npos)
+        ++i;
+      previous = c;
+      after_closed = depth == 0;
+      continue;
+    }
     if (c == ',' && depth == 0 && (token_start || after_closed))
       return TextPosition{line, static_cast<int>(i - line_start) + 1};
     after_closed = false;

@@ -10,8 +10,8 @@
 using nvlsim::find_stray_comma;
 
 TEST_CASE("commas where a YAML value could start are found", "[slurm_topology][errors]") {
-  for (const char* text :
-       {",", ",a\n b", "- a\n,\n", "[a],\n", "\"x\",\n b", "--- ,\n", "# c\n,a\n", "- 'it''s',"}) {
+  for (const char* text : {",", ",a\n b", "- a\n,\n", "[a],\n", "\"x\",\n b", "--- ,\n", "# c\n,a\n",
+                           "- 'it''s',", "&t,", "!!str,", "- &a x\n,"}) {
     INFO(text);
     CHECK(find_stray_comma(text).has_value());
   }
@@ -24,7 +24,7 @@ TEST_CASE("commas where a YAML value could start are found", "[slurm_topology][e
 TEST_CASE("commas in hostlists, flow lists, quotes and comments are fine", "[slurm_topology]") {
   for (const char* text : {"nodes: n[1-4],m[1-2]\n", "block_sizes: [4, 8]\n", "sizes: 18,36\n",
                            "- {block: b1, nodes: \"n[1,2]\"}\n", "# a, b\n- x # c, d\n", "k: 'a, b'\n",
-                           "k: don't, x\n", "k: [\n  a,\n  b\n]\n"}) {
+                           "k: don't, x\n", "k: [\n  a,\n  b\n]\n", "k: &a [a, b]\n", "k: !!str a,b\n"}) {
     INFO(text);
     CHECK(!find_stray_comma(text).has_value());
   }
