@@ -21,6 +21,10 @@
 namespace nvlsim {
 namespace {
 
+// Names a whole topology file may list, counting repeats: 2^20, far beyond any machine's 2^18 trays listed
+// at a few levels.
+constexpr std::size_t kMaxListed = std::size_t{1} << 20;
+
 // Node names to trays: the given list, or first appearance in the file.
 class NodeMap {
  public:
@@ -59,12 +63,19 @@ class Builder {
   }
   InputError error(int line, std::string_view what) const { return error(Where{line, {}}, what); }
 
-  std::vector<std::string> expand(std::string_view hostlist, const Where& at) const {
+  // Each hostlist is bounded (hostlist.hpp); the count over the whole file bounds the memory of many lines
+  // that each name the most nodes a hostlist may.
+  std::vector<std::string> expand(std::string_view hostlist, const Where& at) {
+    std::vector<std::string> names;
     try {
-      return expand_hostlist(hostlist);
+      names = expand_hostlist(hostlist);
     } catch (const std::invalid_argument& e) {
       throw error(at, e.what());
     }
+    listed_ += names.size();
+    if (listed_ > kMaxListed)
+      throw error(at, fmt::format("the file names more than {} nodes and switches in all", kMaxListed));
+    return names;
   }
 
   std::vector<int> trays(std::string_view hostlist, const Where& at) {
@@ -137,6 +148,7 @@ class Builder {
   std::map<std::string, int> blocks_;    // name -> line
   std::map<std::string, int> switches_;  // name -> index
   std::vector<Children> pending_children_;
+  std::size_t listed_ = 0;  // names expanded so far
 };
 
 // Real topology files are a few kilobytes; the cap keeps a wrong path (a trace, a disk image) out of memory.

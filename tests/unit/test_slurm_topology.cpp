@@ -351,3 +351,12 @@ TEST_CASE("a topology file that is a folder or describes nothing is an error", "
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a topology file naming more than 1048576 nodes and switches in all is an error",
+          "[slurm_topology][errors]") {
+  std::string text;
+  for (int line = 0; line < 5; ++line)
+    text += "SwitchName=s" + std::to_string(line) + " Switches=x[0-262143]\n";
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf(text, "t.conf"),
+                    "t.conf:5: the file names more than 1048576 nodes and switches in all");
+}
