@@ -336,6 +336,10 @@ void read_tree(Builder& b, const Field& tree) {
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
                                   std::span<const std::string> node_names) {
   Builder builder(file, node_names);
+  if (const auto control = find_control_character(text))
+    throw builder.error(control->line, fmt::format("YAML syntax error at column {}: a control character YAML "
+                                                   "does not allow",
+                                                   control->column));
   if (const auto comma = find_stray_comma(text))
     throw builder.error(
         comma->line,

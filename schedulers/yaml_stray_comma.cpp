@@ -71,4 +71,19 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<TextPosition> find_control_character(std::string_view text) {
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    } else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+      return TextPosition{line, static_cast<int>(i - line_start) + 1};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace nvlsim

@@ -19,4 +19,8 @@ struct TextPosition {
 // such a line.
 std::optional<TextPosition> find_stray_comma(std::string_view text);
 
+// The first control character YAML does not allow (any below 0x20 but tab, LF and CR, and DEL): yaml-cpp
+// 0.7 grows without bound on "\0,y".
+std::optional<TextPosition> find_control_character(std::string_view text);
+
 }  // namespace nvlsim

@@ -34,3 +34,10 @@ TEST_CASE("topology.yaml reports a stray comma instead of hanging in yaml-cpp", 
   CHECK_THROWS_WITH(nvlsim::parse_topology_yaml("- topology: t\n,\n", "t.yaml"),
                     "t.yaml:2: YAML syntax error at column 1: ',' outside a [...] or {...} list");
 }
+
+TEST_CASE("topology.yaml reports a control character instead of growing in yaml-cpp",
+          "[slurm_topology][errors]") {
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml(std::string("- a\n\0,y", 8), "t.yaml"),
+                    "t.yaml:2: YAML syntax error at column 1: a control character YAML does not allow");
+  CHECK(!nvlsim::find_control_character("- a\t\r\n").has_value());
+}
