@@ -44,10 +44,32 @@ FailureModel make_llama3() {
   throw InputError(fmt::format("{}: {}: {}", file, where, what));
 }
 
-double positive_number(const json& v, const std::string& file, const std::string& where, bool zero_ok) {
-  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
-      (!zero_ok && v.get<double>() == 0))
-    fail(file, where, zero_ok ? "must be a number >= 0" : "must be a number > 0");
+// Bounds that keep every drawn time finite and the number of failures per simulated hour bounded
+// (docs/inputs.md, "Failures"): a component fails at most once per MTTR after a repair, and on average
+// once per MTBF.
+constexpr double kMinMtbfHours = 1;
+constexpr double kMinMttrHours = 0.01;  // 36 s: a reboot
+constexpr double kMaxHours = 1e9;       // 114,000 years; far beyond any run, far from overflow
+constexpr double kMinWeibullShape = 0.1;
+constexpr double kMaxWeibullShape = 10;
+constexpr double kMaxLognormalSigma = 3;  // a draw 8 sigma out is then e^24 times the median, still finite
+constexpr double kMaxRateScale = 1e6;
+
+// A finite number in [low, high]; with `zero_ok`, 0 too ("never fails").
+double number_in(const json& v, const std::string& file, const std::string& where, double low, double high,
+                 bool zero_ok = false) {
+  const bool valid =
+      v.is_number() && std::isfinite(v.get<double>()) &&
+      ((v.get<double>() >= low && v.get<double>() <= high) || (zero_ok && v.get<double>() == 0));
+  if (!valid)
+    fail(file, where, fmt::format("must be a number in [{}, {}]{}", low, high, zero_ok ? ", or 0" : ""));
+  return v.get<double>();
+}
+
+// Above 0 and at most `high`, for the lognormal sigma (any small sigma is a near-fixed repair).
+double positive_up_to(const json& v, const std::string& file, const std::string& where, double high) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0 || v.get<double>() > high)
+    fail(file, where, fmt::format("must be a number > 0 and <= {}", high));
   return v.get<double>();
 }
 
@@ -74,17 +96,17 @@ void read_component(const json& entry, ComponentFailures& c, const std::string& 
   for (const auto& [key, value] : entry.items()) {
     const std::string at = where + "." + key;
     if (key == "mtbf_hours")
-      c.mtbf_hours = positive_number(value, file, at, true);
+      c.mtbf_hours = number_in(value, file, at, kMinMtbfHours, kMaxHours, true);
     else if (key == "life")
       c.life = enum_value(value, kLife, file, at);
     else if (key == "weibull_shape")
-      c.weibull_shape = positive_number(value, file, at, false);
+      c.weibull_shape = number_in(value, file, at, kMinWeibullShape, kMaxWeibullShape);
     else if (key == "mttr_hours")
-      c.mttr_hours = positive_number(value, file, at, false);
+      c.mttr_hours = number_in(value, file, at, kMinMttrHours, kMaxHours);
     else if (key == "repair")
       c.repair = enum_value(value, kRepair, file, at);
     else if (key == "lognormal_sigma")
-      c.lognormal_sigma = positive_number(value, file, at, false);
+      c.lognormal_sigma = positive_up_to(value, file, at, kMaxLognormalSigma);
     else
       fail(file, at, "unknown field");
   }
@@ -153,10 +175,20 @@ FailureModel read_failure_model(const std::filesystem::path& path) {
     }
   }
   if (const auto scale = doc.find("rate_scale"); scale != doc.end()) {
-    const double x = positive_number(*scale, file, "rate_scale", false);
+    const double x = positive_up_to(*scale, file, "rate_scale", kMaxRateScale);
     for (auto& c : model.components) c.mtbf_hours /= x;
+    check_failure_model(model, file + ": rate_scale");
   }
   return model;
+}
+
+void check_failure_model(const FailureModel& model, const std::string& source) {
+  for (Component c : kComponents) {
+    const double mtbf = model[c].mtbf_hours;
+    if (mtbf != 0 && !(mtbf >= kMinMtbfHours && mtbf <= kMaxHours))
+      throw InputError(fmt::format("{}: makes the {} MTBF {} h, outside [{}, {}] h", source, to_string(c),
+                                   mtbf, kMinMtbfHours, kMaxHours));
+  }
 }
 
 struct FailureGenerator::State {

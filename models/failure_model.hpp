@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "models/failure_event.hpp"
@@ -40,9 +41,15 @@ FailureModel llama3_failure_model();
 
 // Reads FILE.json: {"base": "llama3"|"none", "rate_scale": x, "components": {"gpu": {"mtbf_hours": ...,
 // "life": "exponential"|"weibull", "weibull_shape": k, "mttr_hours": ..., "repair": "fixed"|"exponential"|
-// "lognormal", "lognormal_sigma": s}, ...}}. Listed fields override the base. Throws InputError naming the
+// "lognormal", "lognormal_sigma": s}, ...}}. Listed fields override the base. Every value must be finite
+// and inside the bounds docs/inputs.md lists (MTBF 0 or in [1, 1e9] h, MTTR in [0.01, 1e9] h, Weibull
+// shape in [0.1, 10], lognormal sigma in (0, 3], rate_scale in (0, 1e6]). Throws InputError naming the
 // file and the field.
 FailureModel read_failure_model(const std::filesystem::path& path);
+
+// Checks every MTBF after a rate scale divided it (a file's rate_scale, --failure-rate-scale): 0 or in
+// [1, 1e9] h. Throws InputError "SOURCE: makes the gpu MTBF 0.5 h, outside [1, 1e+09] h".
+void check_failure_model(const FailureModel& model, const std::string& source);
 
 // Failures in time order. Each component alternates: up for a drawn time to failure, then down for a
 // drawn repair time (a renewal process). One seeded stream, drawn in event order, so a seed fixes them all.

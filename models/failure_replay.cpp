@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -16,6 +15,10 @@ namespace nvlsim {
 namespace {
 
 constexpr std::string_view kHeader = "time,component,id,duration";
+// Longest line read: a clear error, not a file without line breaks read into memory whole.
+constexpr std::size_t kMaxLineBytes = 4096;
+// Times and durations up to 1e12 s (31,700 years): beyond any run, and sums of them stay exact to 1 ms.
+constexpr double kMaxSeconds = 1e12;
 constexpr std::string_view kFields[] = {"time", "component", "id", "duration"};
 
 std::string_view trim(std::string_view s) {
@@ -30,19 +33,38 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc{} && end == text.data() + text.size();
 }
 
+enum class Line { ok, end, too_long };
+
+// std::getline, stopping at kMaxLineBytes.
+Line read_line(std::streambuf& in, std::string& line) {
+  line.clear();
+  for (;;) {
+    const int c = in.sbumpc();
+    if (c == std::char_traits<char>::eof()) return line.empty() ? Line::end : Line::ok;
+    if (c == '\n') return Line::ok;
+    if (line.size() == kMaxLineBytes) return Line::too_long;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
 }  // namespace
 
 std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
                                               int switches) {
   const std::string file = path.string();
-  std::ifstream in(path);
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw InputError(fmt::format("{}: is a folder, expected a CSV file", file));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open", file));
   std::vector<FailureEvent> events;
   std::string line;
   int number = 0;
   bool header = false;
-  while (std::getline(in, line)) {
+  for (Line got; (got = read_line(*in.rdbuf(), line)) != Line::end;) {
     ++number;
+    if (got == Line::too_long)
+      throw InputError(fmt::format("{}:{}: line longer than {} bytes", file, number, kMaxLineBytes));
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
     if (!header) {
@@ -68,8 +90,8 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
           fmt::format("{}:{}: field {} ({}): {}", file, number, field + 1, kFields[field], what));
     };
     FailureEvent e;
-    if (!parse_number(fields[0], e.time) || !std::isfinite(e.time) || e.time < 0)
-      throw bad(0, fmt::format("expected seconds >= 0, got \"{}\"", fields[0]));
+    if (!parse_number(fields[0], e.time) || !(e.time >= 0 && e.time <= kMaxSeconds))
+      throw bad(0, fmt::format("expected seconds in [0, {}], got \"{}\"", kMaxSeconds, fields[0]));
     const auto component = parse_component(fields[1]);
     if (!component)
       throw bad(1, fmt::format("expected gpu, tray, nvswitch, nvlink, nic or rack, got \"{}\"", fields[1]));
@@ -77,8 +99,8 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
     const int limit = component_count(e.component, shape, switches);
     if (!parse_number(fields[2], e.id) || e.id < 0 || e.id >= limit)
       throw bad(2, fmt::format("expected a {} id from 0 to {}, got \"{}\"", fields[1], limit - 1, fields[2]));
-    if (!parse_number(fields[3], e.duration) || !std::isfinite(e.duration) || e.duration <= 0)
-      throw bad(3, fmt::format("expected seconds > 0, got \"{}\"", fields[3]));
+    if (!parse_number(fields[3], e.duration) || !(e.duration > 0 && e.duration <= kMaxSeconds))
+      throw bad(3, fmt::format("expected seconds > 0 and <= {}, got \"{}\"", kMaxSeconds, fields[3]));
     events.push_back(e);
   }
   if (!header) throw InputError(fmt::format("{}: empty; expected the header \"{}\"", file, kHeader));

@@ -11,7 +11,8 @@ namespace nvlsim {
 // Header `time,component,id,duration`, then one failure per line: time in s from the first submission,
 // component one of gpu, tray, nvswitch, nvlink, nic, rack, its id (failure_event.hpp), duration in s until
 // repaired. Blank lines and lines starting with '#' are skipped. Returns the failures sorted by time
-// (stable). Throws InputError "FILE:LINE: field N (name): ..." for a malformed line or an id outside the
+// (stable). Times and durations are at most 1e12 s, lines at most 4096 bytes. Throws InputError
+// "FILE:LINE: field N (name): ..." for a malformed line or an id outside the
 // machine.
 std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
                                               int switches);

@@ -2,19 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
+#include <iterator>
 #include <stdexcept>
 
 namespace nvlsim {
 namespace {
 
-// Far above any machine nvlsim models (1,000 racks are 18,000 trays), and low enough that a typo such as
-// n[01-2147483647] is an error rather than the whole memory.
-constexpr std::size_t kMaxNames = 1'000'000;
+// Far above any machine nvlsim models (1,000 racks are 18,000 trays; platforms have at most 2^18 trays),
+// and low enough that a typo such as n[01-2147483647] is an error within a second rather than the whole
+// memory; the bytes bound does the same for long names.
+constexpr std::size_t kMaxNames = std::size_t{1} << 18;
+constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
+// Numbers in a range fit an int (10 digits); a wider zero padding would only make every name longer.
+constexpr std::size_t kMaxDigits = 10;
 
 [[noreturn]] void too_many() {
-  throw std::invalid_argument(fmt::format("hostlist names more than {} nodes", kMaxNames));
+  throw std::invalid_argument(
+      fmt::format("hostlist names more than {} nodes or {} MiB of names", kMaxNames, kMaxBytes >> 20));
 }
 
 // Top-level comma-separated parts; commas inside brackets belong to a range list.
@@ -39,51 +47,78 @@ std::vector<std::string_view> split_names(std::string_view text) {
 int to_number(std::string_view digits, std::string_view range) {
   int value = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) {
+  if (digits.empty() || digits.size() > kMaxDigits || error != std::errc() ||
+      end != digits.data() + digits.size()) {
     throw std::invalid_argument(fmt::format("bad range '{}' in hostlist", range));
   }
   return value;
 }
 
-// "001-018" -> 001 ... 018; "7" -> 7.
-std::vector<std::string> expand_range(std::string_view range) {
+// "001-018" -> 001 ... 018; "7" -> 7; appended to `numbers`.
+void expand_range(std::string_view range, std::vector<std::string>& numbers) {
   const std::size_t dash = range.find('-');
   const std::string_view first = range.substr(0, dash);
   const int low = to_number(first, range);
   const int high = dash == std::string_view::npos ? low : to_number(range.substr(dash + 1), range);
   if (high < low) throw std::invalid_argument(fmt::format("reversed range '{}' in hostlist", range));
-  if (static_cast<std::size_t>(high) - static_cast<std::size_t>(low) >= kMaxNames) too_many();
-  std::vector<std::string> numbers;
+  if (static_cast<std::size_t>(high - low) + numbers.size() >= kMaxNames) too_many();
   for (int n = low; n <= high; ++n) numbers.push_back(fmt::format("{:0{}}", n, first.size()));
+}
+
+// "1-3,7" -> 1 2 3 7.
+std::vector<std::string> expand_ranges(std::string_view ranges) {
+  std::vector<std::string> numbers;
+  for (std::size_t start = 0; start <= ranges.size();) {
+    const std::size_t comma = std::min(ranges.find(',', start), ranges.size());
+    expand_range(ranges.substr(start, comma - start), numbers);
+    start = comma + 1;
+  }
   return numbers;
 }
 
-void expand_name(std::string_view name, std::string prefix, std::vector<std::string>& out) {
-  const std::size_t open = name.find('[');
-  if (open == std::string_view::npos) {
-    if (out.size() >= kMaxNames) too_many();
-    out.push_back(prefix + std::string(name));
-    return;
+// One name with any number of bracket groups, left to right: each group multiplies the names so far by
+// its numbers. A loop, not recursion, since the number of groups is the user's. `out_bytes` counts the
+// text of the names in `out`.
+void expand_name(std::string_view name, std::vector<std::string>& out, std::uint64_t& out_bytes) {
+  std::vector<std::string> names(1);
+  std::uint64_t bytes = 0;  // text of `names`
+  // Checked before building, in 64 bits: names x numbers can exceed the bounds by far.
+  const auto check = [&](std::uint64_t count, std::uint64_t text) {
+    if (out.size() + count > kMaxNames || out_bytes + text > kMaxBytes) too_many();
+  };
+  for (;;) {
+    const std::size_t open = name.find('[');
+    const std::string_view text = name.substr(0, open);
+    bytes += names.size() * text.size();
+    check(names.size(), bytes);
+    for (std::string& n : names) n += text;
+    if (open == std::string_view::npos) break;
+    const std::size_t close = name.find(']', open);
+    const std::vector<std::string> numbers = expand_ranges(name.substr(open + 1, close - open - 1));
+    std::uint64_t number_bytes = 0;
+    for (const std::string& number : numbers) number_bytes += number.size();
+    const std::uint64_t next_bytes = bytes * numbers.size() + number_bytes * names.size();
+    check(std::uint64_t{names.size()} * numbers.size(), next_bytes);
+    std::vector<std::string> next;
+    next.reserve(names.size() * numbers.size());
+    for (const std::string& n : names)
+      for (const std::string& number : numbers) next.push_back(n + number);
+    names = std::move(next);
+    bytes = next_bytes;
+    name = name.substr(close + 1);
   }
-  const std::size_t close = name.find(']', open);
-  prefix += name.substr(0, open);
-  const std::string_view ranges = name.substr(open + 1, close - open - 1);
-  for (std::size_t start = 0; start <= ranges.size();) {
-    const std::size_t comma = std::min(ranges.find(',', start), ranges.size());
-    for (const std::string& number : expand_range(ranges.substr(start, comma - start))) {
-      expand_name(name.substr(close + 1), prefix + number, out);
-    }
-    start = comma + 1;
-  }
+  out_bytes += bytes;
+  std::ranges::move(names, std::back_inserter(out));
 }
 
 }  // namespace
 
 std::vector<std::string> expand_hostlist(std::string_view expression) {
   std::vector<std::string> names;
+  std::uint64_t bytes = 0;
   for (std::string_view part : split_names(expression)) {
     if (part.empty()) throw std::invalid_argument(fmt::format("empty name in hostlist '{}'", expression));
-    expand_name(part, "", names);
+    expand_name(part, names, bytes);
   }
   return names;
 }

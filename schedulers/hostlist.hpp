@@ -9,7 +9,7 @@ namespace nvlsim {
 
 // Expands every bracket group (several per name allowed, zero padding kept from the range's start).
 // Throws std::invalid_argument saying what is wrong (unbalanced bracket, bad or reversed range, empty name,
-// more than a million names).
+// more than 262,144 names or 16 MiB of them).
 std::vector<std::string> expand_hostlist(std::string_view expression);
 
 // The inverse for one bracket group: names ending in numbers that run on under one prefix and one width

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -14,9 +16,14 @@
 
 #include "models/input_error.hpp"
 #include "schedulers/hostlist.hpp"
+#include "schedulers/yaml_stray_comma.hpp"
 
 namespace nvlsim {
 namespace {
+
+// Names a whole topology file may list, counting repeats: 2^20, far beyond any machine's 2^18 trays listed
+// at a few levels.
+constexpr std::size_t kMaxListed = std::size_t{1} << 20;
 
 // Node names to trays: the given list, or first appearance in the file.
 class NodeMap {
@@ -56,12 +63,19 @@ class Builder {
   }
   InputError error(int line, std::string_view what) const { return error(Where{line, {}}, what); }
 
-  std::vector<std::string> expand(std::string_view hostlist, const Where& at) const {
+  // Each hostlist is bounded (hostlist.hpp); the count over the whole file bounds the memory of many lines
+  // that each name the most nodes a hostlist may.
+  std::vector<std::string> expand(std::string_view hostlist, const Where& at) {
+    std::vector<std::string> names;
     try {
-      return expand_hostlist(hostlist);
+      names = expand_hostlist(hostlist);
     } catch (const std::invalid_argument& e) {
       throw error(at, e.what());
     }
+    listed_ += names.size();
+    if (listed_ > kMaxListed)
+      throw error(at, fmt::format("the file names more than {} nodes and switches in all", kMaxListed));
+    return names;
   }
 
   std::vector<int> trays(std::string_view hostlist, const Where& at) {
@@ -134,9 +148,20 @@ class Builder {
   std::map<std::string, int> blocks_;    // name -> line
   std::map<std::string, int> switches_;  // name -> index
   std::vector<Children> pending_children_;
+  std::size_t listed_ = 0;  // names expanded so far
 };
 
+// Real topology files are a few kilobytes; the cap keeps a wrong path (a trace, a disk image) out of memory.
+constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{16} << 20;
+
 std::string read_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(fmt::format("{}: is a folder, expected a topology file", path));
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxFileBytes)
+    throw InputError(fmt::format("{}: {} bytes, more than the {} MiB a topology file may have", path, size,
+                                 kMaxFileBytes >> 20));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open the topology file", path));
   std::ostringstream text;
@@ -311,6 +336,14 @@ void read_tree(Builder& b, const Field& tree) {
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
                                   std::span<const std::string> node_names) {
   Builder builder(file, node_names);
+  if (const auto control = find_control_character(text))
+    throw builder.error(control->line, fmt::format("YAML syntax error at column {}: a control character YAML "
+                                                   "does not allow",
+                                                   control->column));
+  if (const auto comma = find_stray_comma(text))
+    throw builder.error(
+        comma->line,
+        fmt::format("YAML syntax error at column {}: ',' outside a [...] or {{...}} list", comma->column));
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(text));
@@ -350,8 +383,13 @@ SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
 
 SlurmTopology read_slurm_topology(const std::string& path, std::span<const std::string> node_names) {
   const std::string text = read_file(path);
-  if (path.ends_with(".yaml") || path.ends_with(".yml")) return parse_topology_yaml(text, path, node_names);
-  return parse_topology_conf(text, path, node_names);
+  const bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+  SlurmTopology topology =
+      yaml ? parse_topology_yaml(text, path, node_names) : parse_topology_conf(text, path, node_names);
+  // A file given with --topology that describes nothing would silently leave the policies without one.
+  if (topology.blocks.empty() && topology.switches.empty())
+    throw InputError(fmt::format("{}: describes no block and no switch", path));
+  return topology;
 }
 
 }  // namespace nvlsim

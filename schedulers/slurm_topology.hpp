@@ -26,7 +26,8 @@ struct SlurmTopology {
   std::vector<SlurmSwitch> switches;
 };
 
-// Reads topology.conf, or topology.yaml when the name ends in .yaml or .yml. Node names map to trays
+// Reads topology.conf, or topology.yaml when the name ends in .yaml or .yml; a folder, a file over 16 MiB
+// or one that describes no block and no switch is an error. Node names map to trays
 // through `node_names` (tray i is node_names[i]) or, when it is empty, by order of first appearance.
 // Throws InputError "FILE:LINE: what" for unreadable files, malformed lines, unknown or repeated nodes,
 // unknown switches and BlockSizes that are not base x 2^k; topology.yaml (read by yaml-cpp) names the

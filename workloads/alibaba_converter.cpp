@@ -26,7 +26,7 @@ Conversion convert_alibaba(const std::filesystem::path& input) {
   NameNumbers queues;
   while (rows.next()) {
     const auto row = static_cast<std::int64_t>(++out.rows_read);
-    const auto gpus = rows.integer(kNumGpu);
+    const auto gpus = rows.integer(kNumGpu, 0, kMaxJobGpus);
     const auto milli = rows.integer(kGpuMilli);
     const auto creation = rows.time(kCreation);
     const auto deletion = rows.time(kDeletion);

@@ -22,6 +22,9 @@ class NameNumbers {
   std::vector<std::string> names_;
 };
 
+// GPUs per job a converter accepts: nvlsim counts GPUs in int.
+inline constexpr std::int64_t kMaxJobGpus = 2'147'483'647;
+
 // A job that was submitted at `submit`, started at `start` (s, as the log gives them) and ran `run_time` s
 // on `gpus` GPUs, ending with SWF `status`; the caller adds user and queue.
 SwfRecord ran_job(std::int64_t number, std::int64_t submit, std::int64_t start, double run_time,

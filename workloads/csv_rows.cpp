@@ -53,7 +53,10 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
 }  // namespace
 
 std::optional<std::int64_t> parse_timestamp(std::string_view text) {
-  if (auto seconds = whole_number<std::int64_t>(text)) return seconds;
+  if (auto seconds = whole_number<std::int64_t>(text)) {
+    if (*seconds < -kMaxTraceSeconds || *seconds > kMaxTraceSeconds) return std::nullopt;
+    return seconds;
+  }
   // YYYY-MM-DD HH:MM:SS: fixed positions.
   if (text.size() != 19 || text[4] != '-' || text[7] != '-' || (text[10] != ' ' && text[10] != 'T') ||
       text[13] != ':' || text[16] != ':')
@@ -75,7 +78,10 @@ CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> req
   const auto header = source_.next();
   line_ = 1;
   if (!header) throw InputError(fmt::format("{}: empty file, expected a header row", name_));
-  const std::vector<std::string> names = split(*header);
+  // A UTF-8 byte order mark (spreadsheet exports) would otherwise hide inside the first column's name.
+  std::string_view text = *header;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  const std::vector<std::string> names = split(text);
   columns_ = names.size();
   for (const std::string& want : required_) {
     const auto found = std::ranges::find(names, want);
@@ -98,7 +104,8 @@ bool CsvRows::next() {
 }
 
 void CsvRows::fail(std::size_t column, std::string_view what) const {
-  throw InputError(fmt::format("{}:{}: column {}: {}", name_, line_, required_[column], what));
+  throw InputError(
+      fmt::format("{}:{}: field {} ({}): {}", name_, line_, index_[column] + 1, required_[column], what));
 }
 
 std::optional<std::int64_t> CsvRows::integer(std::size_t column) const {
@@ -109,11 +116,20 @@ std::optional<std::int64_t> CsvRows::integer(std::size_t column) const {
   return value;
 }
 
+std::optional<std::int64_t> CsvRows::integer(std::size_t column, std::int64_t low, std::int64_t high) const {
+  const auto value = integer(column);
+  if (value && (*value < low || *value > high))
+    fail(column, fmt::format("must be in [{}, {}], got \"{}\"", low, high, cell(column)));
+  return value;
+}
+
 std::optional<std::int64_t> CsvRows::time(std::size_t column) const {
   const std::string_view text = cell(column);
   if (text.empty() || text == "None" || text == "NaT") return std::nullopt;
   const auto value = parse_timestamp(text);
-  if (!value) fail(column, fmt::format("expected a time (YYYY-MM-DD HH:MM:SS or seconds), got \"{}\"", text));
+  if (!value)
+    fail(column, fmt::format("expected a time (YYYY-MM-DD HH:MM:SS, or seconds within {}), got \"{}\"",
+                             kMaxTraceSeconds, text));
   return value;
 }
 

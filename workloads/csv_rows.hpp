@@ -1,6 +1,6 @@
 #pragma once
 // Reads a CSV file with a header row (plain or gzip) and looks values up by column name, with messages
-// that name the file, line and column.
+// that name the file, line and field (the column's 1-based position and its name).
 
 #include <cstddef>
 #include <cstdint>
@@ -26,8 +26,10 @@ class CsvRows {
   std::size_t line() const { return line_; }
   // The cell of a required column (by its index in `required`), unquoted.
   std::string_view cell(std::size_t column) const { return cells_[index_[column]]; }
-  // Integer cell; nullopt when empty. Throws InputError "FILE:LINE: column NAME: expected an integer".
+  // Integer cell; nullopt when empty. Throws InputError "FILE:LINE: field N (NAME): expected an integer".
   std::optional<std::int64_t> integer(std::size_t column) const;
+  // The same, and in [low, high]: "FILE:LINE: field N (NAME): must be in [low, high], got TEXT".
+  std::optional<std::int64_t> integer(std::size_t column, std::int64_t low, std::int64_t high) const;
   // Calendar time "YYYY-MM-DD HH:MM:SS" (UTC) or Unix seconds; nullopt when empty or "None".
   std::optional<std::int64_t> time(std::size_t column) const;
   [[noreturn]] void fail(std::size_t column, std::string_view what) const;
@@ -42,8 +44,12 @@ class CsvRows {
   std::vector<std::string> cells_;
 };
 
-// Seconds since 1970-01-01 00:00:00 UTC of "YYYY-MM-DD HH:MM:SS" (or with 'T'), or of a plain integer;
-// nullopt when the text is neither.
+// Times the converters accept, in s from 1970 (or from a trace's start): within 1e15 s (31 million years)
+// every difference of two times fits SWF's double fields exactly, and no sum or difference overflows.
+inline constexpr std::int64_t kMaxTraceSeconds = 1'000'000'000'000'000;
+
+// Seconds since 1970-01-01 00:00:00 UTC of "YYYY-MM-DD HH:MM:SS" (or with 'T'), or of a plain integer
+// within kMaxTraceSeconds of 0; nullopt when the text is neither.
 std::optional<std::int64_t> parse_timestamp(std::string_view text);
 
 }  // namespace nvlsim

@@ -27,11 +27,11 @@ Conversion convert_helios(const std::filesystem::path& input) {
   NameNumbers queues;
   while (rows.next()) {
     const auto row = static_cast<std::int64_t>(++out.rows_read);
-    const auto gpus = rows.integer(kGpuNum);
+    const auto gpus = rows.integer(kGpuNum, 0, kMaxJobGpus);
     const auto submit = rows.time(kSubmit);
     const auto start = rows.time(kStart);
     const auto end = rows.time(kEnd);
-    const auto duration = rows.integer(kDuration);
+    const auto duration = rows.integer(kDuration, -kMaxTraceSeconds, kMaxTraceSeconds);
     if (!gpus) rows.fail(kGpuNum, "empty");
     if (!submit) rows.fail(kSubmit, "empty");
     if (*gpus == 0) {

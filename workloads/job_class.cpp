@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
@@ -14,6 +16,9 @@ namespace nvlsim {
 namespace {
 
 using nlohmann::json;
+
+// A segment is at most a whole machine: 2^20 trays is beyond any platform nvlsim accepts.
+constexpr std::int64_t kMaxSegmentNodes = std::int64_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& file, std::string_view where, std::string_view what) {
   throw InputError(fmt::format("{}: {}: {}", file, where, what));
@@ -38,7 +43,7 @@ JobClass parse_class(const json& entry, const std::string& file, const std::stri
   if (c.name.empty() || c.name.find_first_of(" =,\"\t") != std::string::npos)
     fail(file, where + ".name", "must be non-empty, without spaces, '=', ',' or quotes");
   if (const auto f = entry.find("comm_fraction"); f != entry.end()) {
-    if (!f->is_number() || f->get<double>() < 0 || f->get<double>() > 1)
+    if (!f->is_number() || !std::isfinite(f->get<double>()) || f->get<double>() < 0 || f->get<double>() > 1)
       fail(file, where + ".comm_fraction", "must be a number between 0 and 1");
     c.comm_fraction = f->get<double>();
   }
@@ -51,9 +56,11 @@ JobClass parse_class(const json& entry, const std::string& file, const std::stri
            fmt::format("expected all-reduce, all-to-all or none, got \"{}\"", name));
   }
   if (const auto f = entry.find("segment_nodes"); f != entry.end()) {
-    if (!f->is_number_integer() || f->get<int>() < 0)
-      fail(file, where + ".segment_nodes", "must be an integer >= 0 (0 = the policy's default)");
-    c.segment_nodes = f->get<int>();
+    // Read as 64 bits first: get<int> would wrap 4294967296 to 0 (and 2^64 - 1 reads as -1 here).
+    if (!f->is_number_integer() || f->get<std::int64_t>() < 0 || f->get<std::int64_t>() > kMaxSegmentNodes)
+      fail(file, where + ".segment_nodes",
+           fmt::format("must be an integer in [0, {}] (0 = the policy's default)", kMaxSegmentNodes));
+    c.segment_nodes = static_cast<int>(f->get<std::int64_t>());
   }
   return c;
 }
@@ -150,8 +157,9 @@ ClassTable load_class_table(const std::filesystem::path& path) {
       const json& rule = (*map)[i];
       if (!rule.is_object()) fail(file, where, "expected an object");
       const json& value = member(rule, "value", file, where);
-      if (!value.is_number_integer())
-        fail(file, where + ".value", "expected an integer (the SWF field's value)");
+      if (!value.is_number_integer() ||
+          (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX))
+        fail(file, where + ".value", "expected a 64-bit integer (the SWF field's value)");
       table.rules.push_back(
           {parse_field(text_of(member(rule, "field", file, where), file, where + ".field"), file,
                        where + ".field"),

@@ -51,11 +51,18 @@ std::optional<std::string_view> LineSource::next() {
     const std::size_t size = end_ - begin_;
     if (const void* newline = std::memchr(data + scanned, '\n', size - scanned)) {
       const std::size_t length = static_cast<const char*>(newline) - data;
+      ++line_;
+      if (length > kMaxLineBytes) throw_too_long();
       begin_ += length + 1;
       return std::string_view(data, length);
     }
+    if (size > kMaxLineBytes) {
+      ++line_;
+      throw_too_long();
+    }
     if (eof_) {
       if (size == 0) return std::nullopt;
+      ++line_;
       begin_ = end_;  // a last line without '\n'
       return std::string_view(data, size);
     }
@@ -79,6 +86,10 @@ void LineSource::refill() {
   if (got < 0 || code != Z_OK) throw_read_error(code, message);
   if (got == 0) eof_ = true;
   end_ += static_cast<std::size_t>(got);
+}
+
+void LineSource::throw_too_long() const {
+  throw InputError(fmt::format("{}:{}: line longer than {} bytes", name_, line_, kMaxLineBytes));
 }
 
 void LineSource::throw_read_error(int code, const char* zlib_message) const {

@@ -17,12 +17,20 @@ namespace nvlsim {
 
 class LineSource {
  public:
+  // Longest line read: far beyond any trace's line, and a clear error instead of reading a file without
+  // line breaks into memory whole.
+  static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
   // Throws InputError "FILE: cannot open: reason".
   explicit LineSource(const std::filesystem::path& path);
 
   // The next line without its '\n' (a '\r' before it is kept), valid until the next call; nullopt at
-  // the end of the file. Throws InputError "FILE: cannot read: reason" or "FILE: cannot decompress: reason".
+  // the end of the file. Throws InputError "FILE: cannot read: reason", "FILE: cannot decompress: reason"
+  // or "FILE:LINE: line longer than N bytes".
   std::optional<std::string_view> next();
+
+  // Number of the line next() returned last (1-based).
+  std::size_t line() const { return line_; }
 
   // About how many bytes of text the file holds, to size containers up front: the file size, or the
   // uncompressed size a gzip trailer records (last member only, modulo 4 GiB). 0 when unknown.
@@ -35,6 +43,7 @@ class LineSource {
 
   void refill();
   [[noreturn]] void throw_read_error(int code, const char* zlib_message) const;
+  [[noreturn]] void throw_too_long() const;
 
   std::string name_;
   std::unique_ptr<gzFile_s, GzClose> file_;
@@ -42,6 +51,7 @@ class LineSource {
   std::size_t begin_ = 0;  // first unread byte in buffer_
   std::size_t end_ = 0;    // end of the bytes read into buffer_
   bool eof_ = false;
+  std::size_t line_ = 0;
   std::uint64_t size_hint_ = 0;
 };
 

@@ -39,7 +39,7 @@ struct Conversion {
 // Every record's job number is the row's position in the input (1-based, skipped rows counted), so a job
 // can be traced back; submit times count from the earliest one (header UnixStartTime when the input has
 // calendar times). Malformed input (a missing column, a value that is not a time or number) throws
-// InputError "FILE:LINE: column NAME: what is wrong" (Philly: "FILE: [i].key: ...", JSON has no lines).
+// InputError "FILE:LINE: field N (NAME): what is wrong" (Philly: "FILE: [i].key: ...", JSON has no lines).
 Conversion convert_trace(TraceFormat format, const std::filesystem::path& input);
 
 Conversion convert_alibaba(const std::filesystem::path& input);

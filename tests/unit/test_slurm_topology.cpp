@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -115,11 +119,12 @@ TEST_CASE("hostlists expand ranges, lists, padding and several brackets", "[slur
   }
 }
 
-TEST_CASE("a hostlist of more than a million names is an error, not the whole memory", "[slurm_topology]") {
-  CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), "hostlist names more than 1000000 nodes");
-  // Each group alone is small; together they name 2,000 x 1,000 nodes.
-  CHECK_THROWS_WITH(nvlsim::expand_hostlist("r[1-2000]n[1-1000]"), "hostlist names more than 1000000 nodes");
-  CHECK(nvlsim::expand_hostlist("r[1-1000]n[1-1000]").size() == 1'000'000);
+TEST_CASE("a hostlist of more than 262144 names is an error, not the whole memory", "[slurm_topology]") {
+  const std::string too_many = "hostlist names more than 262144 nodes or 16 MiB of names";
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("n[01-2147483647]"), too_many);
+  // Each group alone is small; together they name 513 x 512 nodes.
+  CHECK_THROWS_WITH(nvlsim::expand_hostlist("r[1-513]n[1-512]"), too_many);
+  CHECK(nvlsim::expand_hostlist("r[1-512]n[1-512]").size() == 262'144);
 }
 
 TEST_CASE("topology.conf gives blocks in file order, placeholders and BlockSizes", "[slurm_topology]") {
@@ -331,4 +336,27 @@ TEST_CASE("a switch chain far deeper than the call stack is ordered bottom up", 
   CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.front())] == "s99999");
   CHECK(tree.names[static_cast<std::size_t>(tree.bottom_up.back())] == "s0");
   CHECK(*std::max_element(tree.level.begin(), tree.level.end()) == kDepth - 1);
+}
+
+TEST_CASE("a topology file that is a folder or describes nothing is an error", "[slurm_topology][errors]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("nvlsim-topology-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "folder.conf");
+  std::ofstream(dir / "empty.conf") << "# no blocks yet\n";
+  std::ofstream(dir / "empty.yaml") << "";
+  CHECK_THROWS_WITH(nvlsim::read_slurm_topology((dir / "folder.conf").string()),
+                    (dir / "folder.conf").string() + ": is a folder, expected a topology file");
+  for (const char* name : {"empty.conf", "empty.yaml"}) {
+    CHECK_THROWS_WITH(nvlsim::read_slurm_topology((dir / name).string()),
+                      (dir / name).string() + ": describes no block and no switch");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a topology file naming more than 1048576 nodes and switches in all is an error",
+          "[slurm_topology][errors]") {
+  std::string text;
+  for (int line = 0; line < 5; ++line)
+    text += "SwitchName=s" + std::to_string(line) + " Switches=x[0-262143]\n";
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf(text, "t.conf"),
+                    "t.conf:5: the file names more than 1048576 nodes and switches in all");
 }

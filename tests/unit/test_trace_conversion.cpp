@@ -164,7 +164,7 @@ TEST_CASE("malformed converter input names the file, line and column", "[convert
             "job_id,user,vc,gpu_num,state,submit_time,start_time,end_time,duration\n"
             "a1,u,v,eight,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:00,2020-04-01 00:00:01,1\n");
   CHECK_THROWS_WITH(convert_helios(helios),
-                    (helios.string() + ":2: column gpu_num: expected an integer, got \"eight\""));
+                    (helios.string() + ":2: field 4 (gpu_num): expected an integer, got \"eight\""));
   const auto missing = write(dir, "missing.csv", "name,num_gpu\np,1\n");
   CHECK_THROWS_WITH(convert_alibaba(missing), missing.string() + ":1: missing column \"gpu_milli\"");
   const auto philly = write(dir, "bad.json", R"([{"submitted_time": "yesterday", "attempts": []}])");
