@@ -1,14 +1,17 @@
 #pragma once
-// Writes jobs.csv, attempts.csv, summary.csv and timeseries.csv (columns and units in docs/output.md).
+// jobs.csv, attempts.csv and timeseries.csv (columns and units in docs/output.md), written one policy at a
+// time: each policy's rows are written where it was replayed, and the files are its parts joined in
+// policy_row_order under one header.
 
+#include <cstddef>
 #include <ostream>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "analysis/attempt_record.hpp"
 #include "analysis/job_outcome.hpp"
 #include "analysis/state_sample.hpp"
-#include "analysis/summary.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
@@ -19,21 +22,24 @@ struct PolicyOutcomes {
   std::span<const AttemptRecord> killed;  // attempts failures killed
 };
 
-// One row per job per policy, sorted by policy name then job_id. The `class` column names each job's class
-// from class_names (indexed by Job::job_class); empty when the index is outside it.
-void write_jobs_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs,
-                    std::span<const std::string> class_names = {});
-// One row per attempt of every job that started, sorted by policy, job_id and attempt: the attempts
-// failures killed, then the job's last attempt (unless a failure ended that one too).
-void write_attempts_csv(std::ostream& out, std::span<const Job> jobs, std::span<const PolicyOutcomes> runs);
-void write_summary_csv(std::ostream& out, std::span<const Summary> summaries);
+// Which policy's rows come first in jobs.csv, attempts.csv and timeseries.csv: by name, equal names in
+// the given order.
+std::vector<std::size_t> policy_row_order(std::span<const std::string> policies);
 
-struct PolicySamples {
-  std::string policy;
-  std::span<const StateSample> samples;
-};
+void write_jobs_header(std::ostream& out);
+// One row per job, by job_id. The `class` column names each job's class from class_names (indexed by
+// Job::job_class); empty when the index is outside it.
+void write_jobs_rows(std::ostream& out, std::span<const Job> jobs, const PolicyOutcomes& run,
+                     std::span<const std::string> class_names);
 
-// The cluster's state over time, sorted by policy name; `step` as in sample_rows (0 = every change).
-void write_timeseries_csv(std::ostream& out, std::span<const PolicySamples> runs, double step);
+void write_attempts_header(std::ostream& out);
+// One row per attempt of every job that started, by job_id and attempt: the attempts failures killed,
+// then the job's last attempt (unless a failure ended that one too).
+void write_attempts_rows(std::ostream& out, std::span<const Job> jobs, const PolicyOutcomes& run);
+
+void write_timeseries_header(std::ostream& out);
+// The cluster's state over time; `step` as in sample_rows (0 = every change).
+void write_timeseries_rows(std::ostream& out, const std::string& policy, std::span<const StateSample> samples,
+                           double step);
 
 }  // namespace nvlsim

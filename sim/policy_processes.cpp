@@ -19,7 +19,6 @@
 #include <stdexcept>
 
 #include "models/input_error.hpp"
-#include "sim/result_codec.hpp"
 
 namespace nvlsim {
 
@@ -67,7 +66,6 @@ struct Child {
   pid_t pid = -1;
   int fd = -1;
   std::string bytes;
-  bool sized = false;   // bytes has room for the whole announced result
   bool reaped = false;  // waited for; status holds its wait status
   int status = 0;
 };
@@ -168,15 +166,17 @@ void write_all(int fd, std::string_view data) {
   }
 }
 
-// The child's whole life: replay, send the result or the failure, exit without running the parent's
-// atexit handlers or destructors.
-[[noreturn]] void child_main(int fd, const PlacementPolicy& policy, const LoadedPlatform& platform,
-                             std::span<const Job> jobs, const SimulationConfig& config,
+// The child's whole life: replay, write its rows, send its report or the failure, exit without running
+// the parent's atexit handlers or destructors.
+[[noreturn]] void child_main(int fd, std::size_t index, const PlacementPolicy& policy,
+                             const LoadedPlatform& platform, std::span<const Job> jobs,
+                             const SimulationConfig& config, const OutputRequest& outputs,
                              SharedProgress* progress) {
   try {
     const ProgressFn report = [progress](std::size_t done, double) { progress->jobs_done.store(done); };
     const PolicyResult result = run_policy(policy, platform, jobs, config, report);
-    const std::string bytes = encode(result);
+    const std::string bytes =
+        encode_report(report_policy(index, result, jobs, config, platform.spec.shape.gpus(), outputs));
     write_all(fd, frame_header(FrameTag::result, bytes.size()));
     write_all(fd, bytes);
     ::close(fd);
@@ -225,7 +225,7 @@ std::string failure_frame(const std::exception& error) {
   return frame_header(input ? FrameTag::input_error : FrameTag::error, message.size()) + std::string(message);
 }
 
-PolicyResult child_result(std::string_view policy, std::string_view bytes, int wait_status) {
+PolicyReport child_result(std::string_view policy, std::string_view bytes, int wait_status) {
   const std::optional<Frame> frame = whole_frame(bytes);
   if (frame && frame->tag == FrameTag::input_error) throw InputError(std::string(frame->payload));
   if (frame && frame->tag == FrameTag::error)
@@ -237,7 +237,7 @@ PolicyResult child_result(std::string_view policy, std::string_view bytes, int w
   }
   if (frame && frame->tag == FrameTag::result) {
     try {
-      return decode(frame->payload);
+      return decode_report(frame->payload);
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(fmt::format("the process replaying policy {} sent a malformed result: {}",
                                            policy, unprefixed(e.what())));
@@ -252,9 +252,10 @@ PolicyResult child_result(std::string_view policy, std::string_view bytes, int w
   throw std::runtime_error(fmt::format("the process replaying policy {} ended without a result", policy));
 }
 
-std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<PlacementPolicy>> policies,
+std::vector<PolicyReport> run_policies(std::span<const std::unique_ptr<PlacementPolicy>> policies,
                                        const LoadedPlatform& platform, std::span<const Job> jobs,
-                                       const SimulationConfig& config, const ProcessOptions& options) {
+                                       const SimulationConfig& config, const OutputRequest& outputs,
+                                       const ProcessOptions& options) {
   const std::size_t n = policies.size();
   // Declared first, destroyed last: the children are stopped while a signal is still only noted.
   const SignalGuard signals;
@@ -289,7 +290,7 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
         if (::getppid() != parent) _exit(1);
 #endif
         ::close(fds[0]);
-        child_main(fds[1], *policies[next], platform, jobs, config, &progress[next]);
+        child_main(fds[1], next, *policies[next], platform, jobs, config, outputs, &progress[next]);
       }
       ::close(fds[1]);
       children[next].pid = pid;
@@ -308,6 +309,7 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
       throw std::runtime_error(system_error("poll on the policy processes failed"));
     if (const int signal = stop_signal; signal != 0) {
       children.stop();
+      if (outputs.parts) outputs.parts->remove();  // the process may end before any destructor runs
       line.clear();
       signals.restore();
       ::raise(signal);  // ends the process unless the handler found at the start says otherwise
@@ -321,12 +323,6 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
       const ssize_t got = ::read(c.fd, buf, sizeof buf);
       if (got > 0) {
         c.bytes.append(buf, static_cast<std::size_t>(got));
-        if (!c.sized && c.bytes.size() >= kFrameHeader && c.bytes[0] == static_cast<char>(FrameTag::result)) {
-          std::uint64_t size = 0;
-          std::memcpy(&size, c.bytes.data() + 1, sizeof size);
-          c.bytes.reserve(kFrameHeader + size);
-          c.sized = true;
-        }
         continue;
       }
       if (got < 0 && errno == EINTR) continue;
@@ -338,10 +334,10 @@ std::vector<PolicyResult> run_policies(std::span<const std::unique_ptr<Placement
   }
   line.clear();
 
-  std::vector<PolicyResult> results;
+  std::vector<PolicyReport> reports;
   for (std::size_t i = 0; i < n; ++i)
-    results.push_back(child_result(policies[i]->name(), children[i].bytes, children[i].status));
-  return results;
+    reports.push_back(child_result(policies[i]->name(), children[i].bytes, children[i].status));
+  return reports;
 }
 
 }  // namespace nvlsim

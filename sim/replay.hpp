@@ -1,14 +1,16 @@
 #pragma once
 // The typed entry point of a replay: a loaded platform, its jobs, the policies to compare and how jobs
-// run, in; one result per policy, out. The CLI, nvlsim-bench and the tests build the request alike.
+// run, in; one report per policy, out, and the rows behind it written as `outputs` asks. The CLI,
+// nvlsim-bench and the tests build the request alike.
 
 #include <span>
 #include <string>
 #include <vector>
 
 #include "platforms/platform_loader.hpp"
+#include "sim/policy_outputs.hpp"
 #include "sim/policy_processes.hpp"
-#include "sim/policy_run.hpp"
+#include "sim/policy_report.hpp"
 #include "sim/policy_setup.hpp"
 #include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
@@ -22,10 +24,11 @@ struct ReplayRequest {
   PolicyRequest policies;
   SimulationConfig sim;  // job model, classes, backfill interval, failures and requeues
   ProcessOptions processes;
+  OutputRequest outputs = {};
 };
 
 // Builds every policy first, so that a bad spec or topology fails before any replay starts, then replays
-// each in its own process. Results in the order of the policies. Throws InputError for bad input.
-std::vector<PolicyResult> replay(const ReplayRequest& request);
+// each in its own process. Reports in the order of the policies. Throws InputError for bad input.
+std::vector<PolicyReport> replay(const ReplayRequest& request);
 
 }  // namespace nvlsim

@@ -12,10 +12,8 @@
 
 #include "analysis/comparison_table.hpp"
 #include "analysis/cost_model.hpp"
-#include "analysis/csv_output.hpp"
 #include "analysis/plot_runner.hpp"
 #include "analysis/run_manifest.hpp"
-#include "analysis/summary.hpp"
 #include "models/input_error.hpp"
 #include "platforms/platform_writer.hpp"
 #include "sim/cli/number_option.hpp"
@@ -23,12 +21,12 @@
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/output_files.hpp"
+#include "sim/part_files.hpp"
+#include "sim/policy_outputs.hpp"
 #include "sim/replay.hpp"
-#include "sim/schedule_swf.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/mix_generator.hpp"
 #include "workloads/procs_per_gpu.hpp"
-#include "workloads/swf_writer.hpp"
 #include "workloads/trace_jobs.hpp"
 
 namespace nvlsim {
@@ -185,39 +183,21 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   manifest.topology = options.topology.value_or("");
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
-  const auto results = replay({platform,
+  const PartFiles parts(outputs.dir());
+  const OutputRequest rows{manifest.gpu_hour_usd, &parts, options.sample_step, options.write_swf};
+  const auto reports = replay({platform,
                                options.platform.value_or("built-in platform"),
                                jobs,
                                {options.policies, options.policy_file, options.topology},
                                sim,
-                               {options.parallel, progress}});
-
+                               {options.parallel, progress},
+                               rows});
   std::vector<Summary> summaries;
-  std::vector<PolicyOutcomes> runs;
-  std::vector<PolicySamples> series;
-  for (const auto& r : results) {
-    summaries.push_back(
-        summarize(r.policy, jobs, r.outcomes, r.samples, shape.gpus(), manifest.gpu_hour_usd, r.killed));
-    runs.push_back({r.policy, r.outcomes, r.killed});
-    series.push_back({r.policy, r.samples});
-    manifest.policies.push_back({r.policy, r.wall_seconds});
+  for (const PolicyReport& r : reports) {
+    summaries.push_back(r.summary);
+    manifest.policies.push_back({r.summary.policy, r.wall_seconds});
   }
-
-  std::vector<std::string> class_names;
-  for (const JobClass& c : classes.classes) class_names.push_back(c.name);
-  outputs.write("jobs.csv", [&](std::ostream& out) { write_jobs_csv(out, jobs, runs, class_names); });
-  if (options.write_swf) {
-    for (const auto& run : runs) {
-      const ScheduleSwf schedule =
-          schedule_swf(run.policy, jobs, run.outcomes, classes.classes, shape.gpus());
-      outputs.write(schedule_file_name(run.policy),
-                    [&](std::ostream& out) { write_swf(out, schedule.header, schedule.records); });
-    }
-  }
-  outputs.write("attempts.csv", [&](std::ostream& out) { write_attempts_csv(out, jobs, runs); });
-  outputs.write("summary.csv", [&](std::ostream& out) { write_summary_csv(out, summaries); });
-  outputs.write("timeseries.csv",
-                [&](std::ostream& out) { write_timeseries_csv(out, series, options.sample_step); });
+  join_outputs(outputs, reports, rows);
   outputs.write("run.json", [&](std::ostream& out) { write_run_json(out, manifest); });
   outputs.commit();
   const fs::path& out_dir = outputs.dir();

@@ -150,24 +150,23 @@ std::optional<std::string> in_child(const Body& body) {
 }
 
 // Policies on one trace, measured in a fresh process that calls replay() as `nvlsim` does; its children
-// replay, `parallel` at once. wall_s covers the whole call (building the policies, fork, replay, encoding
-// and decoding the results); the replay figures are the first policy's when there is one, else the largest.
+// replay and write their rows (into a scratch folder, not joined), `parallel` at once. wall_s covers the
+// whole call (building the policies, fork, replay, rows, the summaries and their way back); the replay
+// figures are the first policy's when there is one, else the largest.
 Json run_set(const std::vector<std::string>& policy_names, int parallel,
              const nvlsim::LoadedPlatform& platform, const std::vector<nvlsim::Job>& jobs,
              const nvlsim::SimulationConfig& config) {
   nvlsim::PolicyRequest policies;
   policies.specs = policy_names;
+  const nvlsim::PartFiles parts(std::filesystem::temp_directory_path());
   const auto t0 = Clock::now();
   const auto results =
-      nvlsim::replay({platform, "built-in platform", jobs, policies, config, {parallel, false}});
+      nvlsim::replay({platform, "built-in platform", jobs, policies, config, {parallel, false}, {0, &parts}});
   const double wall = seconds_since(t0);
   rusage child{};
   rusage self{};
   getrusage(RUSAGE_CHILDREN, &child);
   getrusage(RUSAGE_SELF, &self);
-  std::size_t rejected = 0;
-  for (const auto& outcome : results.front().outcomes)
-    rejected += outcome.state == nvlsim::FinalState::rejected;
   double replay = 0;
   for (const auto& r : results) replay = std::max(replay, r.wall_seconds);
   const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
@@ -179,9 +178,9 @@ Json run_set(const std::vector<std::string>& policy_names, int parallel,
               {"jobs_per_s", static_cast<double>(jobs.size() * results.size()) / wall},
               {"replay_rss_mb", mb(child.ru_maxrss)},
               {"parent_rss_mb", mb(self.ru_maxrss)},
-              {"samples", results.front().samples.size()},
-              {"rejected", rejected},
-              {"killed", results.front().killed.size()}};
+              {"samples", results.front().samples},
+              {"rejected", results.front().summary.nb_jobs_rejected},
+              {"killed", results.front().summary.failures.jobs_killed}};
 }
 
 // Everything on one rack count, in one process: SimGrid loads one platform per process, and the

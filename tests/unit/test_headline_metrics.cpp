@@ -11,6 +11,7 @@
 #include "analysis/distribution.hpp"
 #include "analysis/sample_steps.hpp"
 #include "analysis/summary.hpp"
+#include "analysis/summary_csv.hpp"
 
 using namespace nvlsim;
 
@@ -226,9 +227,12 @@ TEST_CASE("a sample step that would write more than ten million rows is refused"
 
 TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by name", "[metrics][csv]") {
   const Schedule s;
+  const std::vector<std::string> policies{"tree", "block", "tree"};
+  CHECK(policy_row_order(policies) == std::vector<std::size_t>{1, 0, 2});
   std::ostringstream ts;
-  const std::vector<PolicySamples> runs{{"tree", s.samples}, {"block", std::span(s.samples).first(2)}};
-  write_timeseries_csv(ts, runs, 0);
+  write_timeseries_header(ts);
+  write_timeseries_rows(ts, "block", std::span(s.samples).first(2), 0);
+  write_timeseries_rows(ts, "tree", s.samples, 0);
   std::istringstream in(ts.str());
   std::string header, first, third;
   std::getline(in, header);
@@ -255,6 +259,22 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
   CHECK(
       header_line.ends_with(",slowdown_cost_usd,jobs_killed,down_gpu_hours,failure_stranded_gpu_hours,lost_"
                             "work_gpu_hours,goodput"));
+}
+
+TEST_CASE("a summary.csv row reads back into the summary it was written from", "[metrics][csv]") {
+  const Schedule s;
+  Summary in = summarize("sub-block:a=\"x,y\"", s.jobs, s.outcomes, s.samples, kGpus, 2.0 / 3.0);
+  in.bw_utilization = NAN;
+  const std::string row = summary_row(in);
+  const Summary out = parse_summary_row(row);
+  // Every column, derived ones included, and what the printed table shows.
+  CHECK(summary_row(out) == row);
+  CHECK(out.policy == in.policy);
+  CHECK(comparison_table(std::vector{out}) == comparison_table(std::vector{in}));
+  CHECK_THROWS_WITH(parse_summary_row(row + ",1"), "a summary row of 41 cells, not 40");
+  std::string bad = summary_row(Summary{});  // ",0,...": nb_jobs at 1
+  bad[1] = 'x';
+  CHECK_THROWS_WITH(parse_summary_row(bad), "'x' is not a count");
 }
 
 TEST_CASE("the printed table shows headline changes against per-gpu", "[metrics][report]") {

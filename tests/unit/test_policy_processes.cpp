@@ -1,5 +1,6 @@
 // The child processes run_policies forks, one per policy: how a child's failure reaches the parent (its
-// kind and message, or the signal that killed it) and that no child outlives the call.
+// kind and message, or the signal that killed it), that no child outlives the call and that the parts
+// the children wrote do not outlive the run.
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -23,7 +25,6 @@
 #include "schedulers/policy_registry.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/policy_processes.hpp"
-#include "sim/result_codec.hpp"
 
 using namespace nvlsim;
 using namespace nvlsim::test;
@@ -59,13 +60,22 @@ class FailingPolicy final : public PlacementPolicy {
 
 using Policies = std::vector<std::unique_ptr<PlacementPolicy>>;
 
+std::size_t parts_in(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    n += entry.path().filename().string().starts_with(".nvlsim-part-");
+  return n;
+}
+
 // In a child process (SimGrid allows one engine per process): loads a one-rack platform, replays four
-// 4-GPU jobs under the policies make() returns with run_policies, and prints how the call ended
-// ("ok N", "input MESSAGE" or "error MESSAGE") and whether any of its children was left unreaped.
-// Returns that text and the child's wait status.
+// 4-GPU jobs under the policies make() returns with run_policies, their rows written as parts beside the
+// platform file, and prints how the call ended ("ok N, P parts", "input MESSAGE" or "error MESSAGE"),
+// whether any of its children was left unreaped and whether parts were left once the run's PartFiles
+// went. Returns that text and the child's wait status.
 std::pair<std::string, int> replay_in_child(const std::string& name,
                                             const std::function<Policies(const LoadedPlatform&)>& make) {
-  const auto file = scratch_dir("policy-processes-" + name) / "platform.xml";
+  const auto dir = scratch_dir("policy-processes-" + name);
+  const auto file = dir / "platform.xml";
   std::ofstream(file) << platform_xml(nvl72_platform(1));
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
@@ -88,8 +98,10 @@ std::pair<std::string, int> replay_in_child(const std::string& name,
       SimulationConfig config;
       config.classes = {JobClass{"hpc"}};
       const Policies policies = make(platform);
-      const auto results = run_policies(policies, platform, jobs, config, ProcessOptions{2, false});
-      out << "ok " << results.size() << "\n";
+      const PartFiles parts(dir);
+      const auto reports = run_policies(policies, platform, jobs, config, OutputRequest{0, &parts, 0, false},
+                                        ProcessOptions{2, false});
+      out << "ok " << reports.size() << ", " << parts_in(dir) << " parts\n";
     } catch (const InputError& e) {
       out << "input " << e.what() << "\n";
     } catch (const std::exception& e) {
@@ -98,6 +110,7 @@ std::pair<std::string, int> replay_in_child(const std::string& name,
     int status = 0;
     const pid_t left = ::waitpid(-1, &status, WNOHANG);
     out << (left == -1 && errno == ECHILD ? "no children left" : "children left") << "\n";
+    out << (parts_in(dir) == 0 ? "no parts left" : "parts left") << "\n";
     const std::string text = out.str();
     for (std::size_t done = 0; done < text.size();) {
       const auto n = ::write(fds[1], text.data() + done, text.size() - done);
@@ -145,7 +158,8 @@ TEST_CASE("policies replayed in child processes give their results", "[processes
     return policies;
   });
   REQUIRE(WIFEXITED(status));
-  CHECK(text == "ok 2\nno children left\n");
+  // jobs.csv, attempts.csv and timeseries.csv of each policy.
+  CHECK(text == "ok 2, 6 parts\nno children left\nno parts left\n");
 }
 
 TEST_CASE("an input error in a child reaches the parent as an InputError with its message once",
@@ -154,7 +168,7 @@ TEST_CASE("an input error in a child reaches the parent as an InputError with it
     return good_and(std::make_unique<FailingPolicy>("bad", FailingPolicy::How::input_error), platform);
   });
   REQUIRE(WIFEXITED(status));
-  CHECK(text == "input topology.conf:7: unknown node 'gpu-99'\nno children left\n");
+  CHECK(text == "input topology.conf:7: unknown node 'gpu-99'\nno children left\nno parts left\n");
 }
 
 TEST_CASE("another exception in a child names the policy, without a second nvlsim: prefix",
@@ -163,7 +177,7 @@ TEST_CASE("another exception in a child names the policy, without a second nvlsi
     return good_and(std::make_unique<FailingPolicy>("bad", FailingPolicy::How::runtime_error), platform);
   });
   REQUIRE(WIFEXITED(status));
-  CHECK(text == "error policy bad: jobs wait but nothing runs or arrives\nno children left\n");
+  CHECK(text == "error policy bad: jobs wait but nothing runs or arrives\nno children left\nno parts left\n");
 }
 
 TEST_CASE("a child killed by a signal is reported with the signal", "[processes][errors]") {
@@ -172,7 +186,8 @@ TEST_CASE("a child killed by a signal is reported with the signal", "[processes]
   });
   REQUIRE(WIFEXITED(status));
   CHECK(text ==
-        "error the process replaying policy block was killed by signal 9 (Killed)\nno children left\n");
+        "error the process replaying policy block was killed by signal 9 (Killed)\nno children left\nno "
+        "parts left\n");
 }
 
 TEST_CASE("SIGTERM to the parent kills and reaps its children, then ends the parent", "[processes]") {
@@ -202,6 +217,9 @@ TEST_CASE("SIGTERM to the parent kills and reaps its children, then ends the par
   CHECK(WIFSIGNALED(status));
   if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(orphans.empty());
+  const auto dir = std::filesystem::temp_directory_path() / ("nvlsim-test-" + std::to_string(::getpid())) /
+                   "policy-processes-sigterm";
+  CHECK(parts_in(dir) == 0);
 }
 
 namespace {
@@ -271,20 +289,28 @@ TEST_CASE("a child that ends without a frame is reported with its signal or exit
                     "the process replaying policy block exited with status 3 without a result");
 }
 
-TEST_CASE("a whole result frame decodes to the child's result", "[processes]") {
-  PolicyResult in;
-  in.policy = "block";
+TEST_CASE("a whole result frame decodes to the child's report", "[processes]") {
+  PolicyReport in;
+  in.summary.policy = "sub-block:segment_rules=128>16/0>1";
+  in.summary.nb_jobs = 7;
+  in.summary.mean_slowdown = 1.0 / 3.0;
+  in.summary.bw_utilization = NAN;
   in.wall_seconds = 2.5;
-  in.outcomes.resize(1);
-  in.outcomes[0].gpus = {0, 1, 2, 3};
-  const std::string bytes = encode(in);
+  in.samples = 12;
+  const std::string bytes = encode_report(in);
   const std::string frame = frame_header(FrameTag::result, bytes.size()) + bytes;
-  const PolicyResult out = child_result("block", frame, exited_with(0));
-  CHECK(out.policy == "block");
+  const PolicyReport out = child_result("block", frame, exited_with(0));
+  CHECK(out.summary.policy == in.summary.policy);
+  CHECK(out.summary.nb_jobs == 7);
+  CHECK(out.summary.mean_slowdown == 1.0 / 3.0);
+  CHECK(std::isnan(out.summary.bw_utilization));
   CHECK(out.wall_seconds == 2.5);
-  CHECK(out.outcomes.at(0).gpus == std::vector<int>{0, 1, 2, 3});
+  CHECK(out.samples == 12);
   CHECK_THROWS_WITH(child_result("block", frame.substr(0, frame.size() - 1), exited_with(0)),
                     "the process replaying policy block sent a truncated result");
   CHECK_THROWS_WITH(child_result("block", frame + "x", exited_with(0)),
                     "the process replaying policy block sent a truncated result");
+  const std::string cut = bytes.substr(0, bytes.find('\n'));
+  CHECK_THROWS_WITH(child_result("block", frame_header(FrameTag::result, cut.size()) + cut, exited_with(0)),
+                    "the process replaying policy block sent a malformed result: no summary row");
 }

@@ -1,0 +1,64 @@
+#include "analysis/csv_text.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace nvlsim {
+
+void append_number(std::string& line, double v) {
+  if (std::isfinite(v)) fmt::format_to(std::back_inserter(line), "{}", v);
+}
+
+std::string num(double v) {
+  std::string text;
+  append_number(text, v);
+  return text;
+}
+
+void append_quoted(std::string& line, std::string_view text) {
+  if (text.find_first_of(",\"\n") == std::string_view::npos) {
+    line += text;
+    return;
+  }
+  line += '"';
+  for (char c : text) {
+    if (c == '"') line += '"';
+    line += c;
+  }
+  line += '"';
+}
+
+std::vector<std::string> split_row(std::string_view line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  if (quoted) throw std::runtime_error("a quoted cell does not end");
+  return cells;
+}
+
+double parse_number(std::string_view cell) {
+  if (cell.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double v = 0;
+  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+  if (ec != std::errc() || end != cell.data() + cell.size())
+    throw std::runtime_error(fmt::format("'{}' is not a number", cell));
+  return v;
+}
+
+}  // namespace nvlsim
