@@ -1,5 +1,7 @@
 #include "schedulers/block_policy.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -7,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/input_error.hpp"
 #include "schedulers/node_gpus.hpp"
-#include "schedulers/policy_params.hpp"
 
 namespace nvlsim {
 
@@ -103,14 +105,36 @@ int BlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<cons
   return trays * state.shape().gpus_per_tray + free_gpus_on_down_trays(state, down_trays);
 }
 
-std::unique_ptr<PlacementPolicy> make_block_policy(const PolicySpec& spec, const PolicyContext& context) {
-  static constexpr std::string_view kKeys[] = {"min_block_nodes"};
-  check_param_keys(spec, kKeys);
+namespace {
+
+constexpr ParamDecl kParams[] = {
+    {.key = "min_block_nodes",
+     .value_name = "K",
+     .default_text = "block size",
+     .help = "a block with at least K idle trays (down trays excluded) is usable",
+     .min = 1,
+     .default_value = 0},
+};
+
+std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyContext& context) {
   BlockLayout layout = make_block_layout(context);
   int largest = 1;
   for (const auto& trays : layout.blocks) largest = std::max(largest, static_cast<int>(trays.size()));
-  const int min_nodes = int_param(spec, "min_block_nodes", 0, 1, largest);
-  return std::make_unique<BlockPolicy>(spec.text, std::move(layout), min_nodes);
+  // The declared range cannot know the machine: the largest block bounds K.
+  const int min_nodes = *config.params.integer("min_block_nodes");
+  if (min_nodes > largest)
+    throw InputError(fmt::format("policy spec '{}': min_block_nodes: '{}' is not an integer in [1, {}]",
+                                 config.text, min_nodes, largest));
+  return std::make_unique<BlockPolicy>(config.text, std::move(layout), min_nodes);
 }
+
+}  // namespace
+
+const PolicyType kBlockPolicy{
+    .name = "block",
+    .summary = "whole blocks, topology/block with --exclusive=topo for every job",
+    .params = kParams,
+    .make = make,
+};
 
 }  // namespace nvlsim

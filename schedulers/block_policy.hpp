@@ -46,7 +46,7 @@ class BlockPolicy final : public PlacementPolicy {
   FailedBlocks failed_blocks_;
 };
 
-// Parameters: min_block_nodes=K (1..trays per domain; default: every tray of the block).
-std::unique_ptr<PlacementPolicy> make_block_policy(const PolicySpec& spec, const PolicyContext& context);
+// Parameters: min_block_nodes=K (1..the largest block's trays; default: every tray of the block).
+extern const PolicyType kBlockPolicy;
 
 }  // namespace nvlsim

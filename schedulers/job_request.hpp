@@ -15,6 +15,8 @@ struct JobRequest {
   int gpus = 0;  // GPUs the job runs on; a `nodes` request takes whole trays, so a multiple of a tray
   RequestShape shape = RequestShape::gpus;
   int cpus_per_gpu = 0;  // 0: Slurm's default of one task, one CPU on each node the job uses
+  // The job class's preferred sub-block segment in trays (workloads/job_class.hpp); 0 = the policy's own.
+  int segment_nodes = 0;
 
   bool operator==(const JobRequest&) const = default;
 };

@@ -25,9 +25,13 @@ bool PerGpuPolicy::may_fit(const ClusterState& state, const JobRequest& request)
   return cons_tres::may_fit(state, request);
 }
 
-std::unique_ptr<PlacementPolicy> make_per_gpu_policy(const PolicySpec& spec, const PolicyContext&) {
-  check_param_keys(spec, {});
-  return std::make_unique<PerGpuPolicy>();
-}
+const PolicyType kPerGpuPolicy{
+    .name = "per-gpu",
+    .summary = "Slurm's default, select/cons_tres without a topology plugin",
+    .params = {},
+    .make = [](const PolicyConfig&, const PolicyContext&) -> std::unique_ptr<PlacementPolicy> {
+      return std::make_unique<PerGpuPolicy>();
+    },
+};
 
 }  // namespace nvlsim

@@ -26,6 +26,6 @@ class PerGpuPolicy final : public PlacementPolicy {
 };
 
 // Takes no parameters.
-std::unique_ptr<PlacementPolicy> make_per_gpu_policy(const PolicySpec& spec, const PolicyContext& context);
+extern const PolicyType kPerGpuPolicy;
 
 }  // namespace nvlsim

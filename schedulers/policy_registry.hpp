@@ -1,7 +1,8 @@
 #pragma once
-// Makes placement policies from their specs ("per-gpu", later "sub-block:segment=8").
+// Every placement policy, by name, and how specs ("sub-block:segment=8") become policies.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,10 +12,24 @@
 
 namespace nvlsim {
 
-// Throws InputError naming the spec when the name or a parameter is unknown or malformed.
-std::unique_ptr<PlacementPolicy> make_policy(std::string_view spec, const PolicyContext& context);
+// Every registered policy, in the order "all" runs them.
+std::span<const PolicyType* const> policy_types();
 
 // Base names of every registered policy, in the order "all" runs them.
 std::vector<std::string> policy_names();
+
+// The registered policy `name`. Throws InputError "{where}: unknown policy 'NAME' (known: ...)".
+const PolicyType& find_policy_type(std::string_view name, std::string_view where);
+
+// A spec checked and typed against its policy's declared parameters. Throws InputError naming the spec,
+// the key and the expected range when the name or a parameter is unknown or malformed.
+PolicyConfig parse_policy(std::string_view spec);
+
+std::unique_ptr<PlacementPolicy> make_policy(const PolicyConfig& config, const PolicyContext& context);
+// parse_policy, then make_policy.
+std::unique_ptr<PlacementPolicy> make_policy(std::string_view spec, const PolicyContext& context);
+
+// Every policy with its summary and parameters (value, default, help), one per line, for --help.
+std::string policy_listing();
 
 }  // namespace nvlsim

@@ -1,7 +1,6 @@
 #include "schedulers/policy_spec.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -46,16 +45,9 @@ PolicySpec parse_policy_spec(std::string_view text) {
   return spec;
 }
 
-void check_param_keys(const PolicySpec& spec, std::span<const std::string_view> known) {
-  for (const PolicyParam& param : spec.params) {
-    if (std::find(known.begin(), known.end(), param.key) != known.end()) continue;
-    if (known.empty()) {
-      throw InputError(
-          fmt::format("policy spec '{}': {} takes no parameters, got '{}'", spec.text, spec.name, param.key));
-    }
-    throw InputError(fmt::format("policy spec '{}': unknown parameter '{}' for {} (known: {})", spec.text,
-                                 param.key, spec.name, fmt::join(known, ", ")));
-  }
+std::string PolicyConfig::identity() const {
+  const std::string params_text = params.canonical();
+  return params_text.empty() ? std::string(type->name) : fmt::format("{}:{}", type->name, params_text);
 }
 
 }  // namespace nvlsim

@@ -1,7 +1,8 @@
 #pragma once
-// A policy spec taken apart ("sub-block:segment=8" -> name "sub-block", parameter segment=8), and the
-// machine context every policy factory receives along with it.
+// A policy spec taken apart ("sub-block:segment=8" -> name "sub-block", parameter segment=8), typed
+// against the policy's declared parameters, and the machine context every policy factory receives.
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "models/cluster_shape.hpp"
+#include "schedulers/policy_params.hpp"
 #include "schedulers/slurm_topology.hpp"
 
 namespace nvlsim {
@@ -41,7 +43,25 @@ struct PolicySpec {
 // a parameter is not key=value, or a key repeats.
 PolicySpec parse_policy_spec(std::string_view text);
 
-// Throws InputError naming the spec and the key when a parameter's key is not in `known`.
-void check_param_keys(const PolicySpec& spec, std::span<const std::string_view> known);
+class PlacementPolicy;
+struct PolicyConfig;
+
+// A registered policy: one per policy file, listed in policy_registry.cpp.
+struct PolicyType {
+  std::string_view name;
+  std::string_view summary;  // one line for --help
+  std::span<const ParamDecl> params;
+  std::unique_ptr<PlacementPolicy> (*make)(const PolicyConfig&, const PolicyContext&);
+};
+
+// A policy to build: its type and typed parameters, from a spec or a policy file.
+struct PolicyConfig {
+  std::string text;  // as given, or as a policy file spells it; it becomes the policy's name
+  const PolicyType* type = nullptr;
+  ParamValues params;
+
+  // Equal for the same policy whatever the order of its parameters, and whether defaults were written.
+  std::string identity() const;
+};
 
 }  // namespace nvlsim

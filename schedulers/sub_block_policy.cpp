@@ -1,19 +1,12 @@
 #include "schedulers/sub_block_policy.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "models/input_error.hpp"
 #include "schedulers/node_gpus.hpp"
-#include "schedulers/policy_params.hpp"
 
 namespace nvlsim {
 
@@ -56,7 +49,7 @@ bool SubBlockPolicy::may_fit(const ClusterState& state, const JobRequest& reques
   if (state.free_gpus() < request.gpus) return false;
   if (request.gpus < shape.gpus_per_tray || domain_blocks_ != shape.trays_per_domain) return true;
   const int nodes = nodes_for(shape, request.gpus);
-  const int segment = segment_size(request.gpus, nodes);
+  const int segment = segment_size(request, nodes);
   // A segment of at most a base block lies inside one block, so a block holds floor(idle / s) of them.
   const int whole = segment <= layout_.level_sizes.front() ? segment : 1;
   int room = 0;
@@ -114,10 +107,20 @@ std::vector<int> SubBlockPolicy::place_segments(std::vector<int> offered, int no
   return taken;
 }
 
-int SubBlockPolicy::segment_size(int gpus, int nodes) const {
+SegmentOptions SubBlockPolicy::options_for(const JobRequest& request) const {
+  if (options_.segment >= 0 || options_.rules_for_small_jobs || request.segment_nodes <= 0) return options_;
+  // The class's segment stands in for the built-in table's entry, as the table's own would apply.
+  SegmentOptions options = options_;
+  options.rules = {{0, request.segment_nodes}};
+  return options;
+}
+
+int SubBlockPolicy::segment_size(const JobRequest& request, int nodes) const {
   const int base = layout_.level_sizes.front();
-  const int segment = segment_nodes(options_, gpus, nodes, base);
-  if (options_.segment >= 0 || options_.rules_for_small_jobs || segment >= nodes) return segment;
+  const SegmentOptions options = options_for(request);
+  const int gpus = request.gpus;
+  const int segment = segment_nodes(options, gpus, nodes, base);
+  if (options.segment >= 0 || options.rules_for_small_jobs || segment >= nodes) return segment;
   // The built-in table's segments may not fit the machine at all (a 576-GPU job on 8 racks needs 9
   // segments of 16, and a rack holds one): then whole base blocks, as an operator would resubmit it.
   int room = 0;
@@ -130,7 +133,7 @@ std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const
   const ClusterShape& shape = state.shape();
   if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
   const int nodes = nodes_for(shape, request.gpus);
-  const int segment = segment_size(request.gpus, nodes);
+  const int segment = segment_size(request, nodes);
   const int blocks = static_cast<int>(layout_.blocks.size());
   const std::vector<int> idle = idle_trays(state);
   std::vector<int> taken;
@@ -167,49 +170,55 @@ std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const
 
 namespace {
 
-// "128>16/32>4/0>1" -> rules sorted by descending min_gpus.
-std::vector<SegmentRule> parse_segment_rules(const PolicySpec& spec, std::string_view text) {
-  std::vector<SegmentRule> rules;
-  auto fail = [&](std::string_view why) {
-    throw InputError(fmt::format("policy spec '{}': segment_rules: {} (expected GPUS>NODES/GPUS>NODES/...)",
-                                 spec.text, why));
-  };
-  while (!text.empty()) {
-    const std::size_t slash = std::min(text.find('/'), text.size());
-    const std::string_view part = text.substr(0, slash);
-    const std::size_t gt = part.find('>');
-    if (gt == std::string_view::npos) fail(fmt::format("'{}' has no '>'", part));
-    SegmentRule rule;
-    const auto a = std::from_chars(part.data(), part.data() + gt, rule.min_gpus);
-    const auto b = std::from_chars(part.data() + gt + 1, part.data() + part.size(), rule.nodes);
-    if (a.ec != std::errc{} || a.ptr != part.data() + gt || b.ec != std::errc{} ||
-        b.ptr != part.data() + part.size() || rule.min_gpus < 0 || rule.nodes < 0)
-      fail(fmt::format("'{}' is not two non-negative integers", part));
-    rules.push_back(rule);
-    text.remove_prefix(std::min(slash + 1, text.size()));
+constexpr ParamDecl kParams[] = {
+    {.key = "segment",
+     .value_name = "S",
+     .default_text = "by the table",
+     .help = "nodes per segment for every job; 0 or none = the whole job is one segment",
+     .zero_word = "none"},
+    {.key = "segment_rules",
+     .type = ParamType::pairs,
+     .value_name = "G>S/G>S/...",
+     .default_text = "128>16/32>4/0>1",
+     .help = "jobs of at least G GPUs get S-node segments (first match, by descending G)"},
+    {.key = "spread",
+     .type = ParamType::flag,
+     .value_name = "1",
+     .default_text = "0",
+     .help = "Slurm's --spread-segments: no two segments of a job in one base block",
+     .max = 1,
+     .default_value = 0},
+    {.key = "consolidate",
+     .type = ParamType::flag,
+     .value_name = "1",
+     .default_text = "0",
+     .help = "Slurm's --consolidate-segments: all segments inside one block of the job's level",
+     .max = 1,
+     .default_value = 0},
+};
+
+std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyContext& context) {
+  SegmentOptions options;
+  options.segment = config.params.integer("segment").value_or(-1);
+  options.spread = config.params.flag("spread");
+  options.consolidate = config.params.flag("consolidate");
+  if (const IntPairs* rules = config.params.pairs("segment_rules")) {
+    options.rules.clear();
+    for (const auto& [min_gpus, nodes] : *rules) options.rules.push_back({min_gpus, nodes});
+    std::stable_sort(options.rules.begin(), options.rules.end(),
+                     [](const SegmentRule& x, const SegmentRule& y) { return x.min_gpus > y.min_gpus; });
+    options.rules_for_small_jobs = true;
   }
-  if (rules.empty()) fail("empty");
-  std::stable_sort(rules.begin(), rules.end(),
-                   [](const SegmentRule& x, const SegmentRule& y) { return x.min_gpus > y.min_gpus; });
-  return rules;
+  return std::make_unique<SubBlockPolicy>(config.text, make_block_layout(context), options);
 }
 
 }  // namespace
 
-std::unique_ptr<PlacementPolicy> make_sub_block_policy(const PolicySpec& spec, const PolicyContext& context) {
-  static constexpr std::string_view kKeys[] = {"segment", "spread", "consolidate", "segment_rules"};
-  check_param_keys(spec, kKeys);
-  SegmentOptions options;
-  const std::optional<std::string_view> segment = find_param(spec, "segment");
-  options.segment =
-      segment == "none" ? 0 : int_param(spec, "segment", -1, 0, std::numeric_limits<int>::max());
-  options.spread = flag_param(spec, "spread");
-  options.consolidate = flag_param(spec, "consolidate");
-  if (const auto rules = find_param(spec, "segment_rules")) {
-    options.rules = parse_segment_rules(spec, *rules);
-    options.rules_for_small_jobs = true;
-  }
-  return std::make_unique<SubBlockPolicy>(spec.text, make_block_layout(context), options);
-}
+const PolicyType kSubBlockPolicy{
+    .name = "sub-block",
+    .summary = "blocks without exclusivity, with segments (--segment)",
+    .params = kParams,
+    .make = make,
+};
 
 }  // namespace nvlsim

@@ -63,8 +63,11 @@ class SubBlockPolicy final : public PlacementPolicy {
   std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
   // Idle trays of each base block: the state's per-domain counts when blocks are domains.
   std::vector<int> idle_trays(const ClusterState& state) const;
+  // The options for this request: a job class's segment (request.segment_nodes) replaces the built-in
+  // table, never a segment or table the spec gives, since those are what a comparison varies.
+  SegmentOptions options_for(const JobRequest& request) const;
   // Nodes per segment for this job on this machine (segment_nodes, with the built-in table's fallback).
-  int segment_size(int gpus, int nodes) const;
+  int segment_size(const JobRequest& request, int nodes) const;
   // Idle trays taken per base block for all segments, or empty when some segment does not fit.
   std::vector<int> place_segments(std::vector<int> offered, int nodes, int segment) const;
 
@@ -77,6 +80,6 @@ class SubBlockPolicy final : public PlacementPolicy {
 
 // Parameters: segment=S (0 = none; default: the rule table), spread=0|1, consolidate=0|1, and
 // segment_rules=G>S/G>S/... (jobs of at least G GPUs get S-node segments; default 128>16/32>4/0>1).
-std::unique_ptr<PlacementPolicy> make_sub_block_policy(const PolicySpec& spec, const PolicyContext& context);
+extern const PolicyType kSubBlockPolicy;
 
 }  // namespace nvlsim

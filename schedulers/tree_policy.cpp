@@ -252,9 +252,13 @@ bool TreePolicy::may_fit(const ClusterState& state, const JobRequest& request) c
   return cons_tres::may_fit(state, request);
 }
 
-std::unique_ptr<PlacementPolicy> make_tree_policy(const PolicySpec& spec, const PolicyContext& context) {
-  check_param_keys(spec, {});
-  return std::make_unique<TreePolicy>(spec.text, make_switch_tree(context));
-}
+const PolicyType kTreePolicy{
+    .name = "tree",
+    .summary = "Slurm topology/tree over the InfiniBand fabric",
+    .params = {},
+    .make = [](const PolicyConfig& config, const PolicyContext& context) -> std::unique_ptr<PlacementPolicy> {
+      return std::make_unique<TreePolicy>(config.text, make_switch_tree(context));
+    },
+};
 
 }  // namespace nvlsim

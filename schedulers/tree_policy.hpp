@@ -43,6 +43,6 @@ class TreePolicy final : public PlacementPolicy {
 };
 
 // Takes no parameters; the leaf grouping comes from the context (trays_per_leaf, leaves_per_group, topology).
-std::unique_ptr<PlacementPolicy> make_tree_policy(const PolicySpec& spec, const PolicyContext& context);
+extern const PolicyType kTreePolicy;
 
 }  // namespace nvlsim

@@ -10,9 +10,14 @@
 namespace nvlsim {
 
 // Under `nodes` shaping a size that is not a multiple of a tray asks for whole trays, so the request can
-// hold more GPUs than the trace job; the job then runs on all of them (docs/workloads.md).
+// hold more GPUs than the trace job; the job then runs on all of them (docs/workloads.md). The request
+// carries the job class's preferred segment to sub-block.
 inline JobRequest request_of(const Job& job, const SimulationConfig& config, const ClusterShape& shape) {
-  return shape_request(job.gpus, config.request_shaping, shape.gpus_per_tray, config.cpus_per_gpu);
+  JobRequest request =
+      shape_request(job.gpus, config.request_shaping, shape.gpus_per_tray, config.cpus_per_gpu);
+  if (job.job_class >= 0 && job.job_class < static_cast<int>(config.classes.size()))
+    request.segment_nodes = config.classes[static_cast<std::size_t>(job.job_class)].segment_nodes;
+  return request;
 }
 
 }  // namespace nvlsim

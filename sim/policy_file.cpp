@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
+#include "schedulers/policy_registry.hpp"
 
 namespace nvlsim {
 
@@ -13,43 +14,61 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string rule_table(const Json& rules, const std::string& where) {
-  std::string out;
+ParamValue rule_table(const ParamDecl& decl, const Json& rules, const std::string& where) {
+  std::vector<std::pair<long long, long long>> pairs;
   for (const auto& rule : rules) {
     if (!rule.is_array() || rule.size() != 2 || !rule[0].is_number_integer() || !rule[1].is_number_integer())
-      throw InputError(fmt::format("{}: each rule is [min_gpus, segment_nodes]", where));
-    out += fmt::format("{}{}>{}", out.empty() ? "" : "/", rule[0].get<long>(), rule[1].get<long>());
+      throw InputError(fmt::format("{}: each rule is [{}]", where, decl.value_name));
+    pairs.emplace_back(rule[0].get<long long>(), rule[1].get<long long>());
   }
-  return out;
+  return param_from_pairs(decl, pairs, where);
 }
 
-std::string spec_of(const Json& entry, const std::string& where) {
-  if (entry.is_string()) return entry.get<std::string>();
+// The typed value, and its text in the policy's name.
+std::pair<ParamValue, std::string> value_of(const ParamDecl& decl, const Json& value,
+                                            const std::string& where) {
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    return {param_from_text(decl, text, where), text};
+  }
+  ParamValue typed;
+  if (value.is_boolean())
+    typed = param_from_bool(decl, value.get<bool>(), where);
+  else if (value.is_number_integer())
+    typed = param_from_int(decl, value.get<long long>(), where);
+  else if (value.is_array())
+    typed = rule_table(decl, value, where);
+  else
+    throw InputError(fmt::format("{}: expected a boolean, an integer, a string or a rule table", where));
+  return {typed, param_text(typed)};
+}
+
+PolicyConfig config_of(const Json& entry, const std::string& where) {
+  if (entry.is_string()) {
+    try {
+      return parse_policy(entry.get<std::string>());
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", where, e.what()));
+    }
+  }
   if (!entry.is_object() || !entry.contains("policy") || !entry["policy"].is_string())
     throw InputError(fmt::format("{}: expected a spec string or an object with a \"policy\" name", where));
-  std::string spec = entry["policy"].get<std::string>();
+  const std::string name = entry["policy"].get<std::string>();
+  const PolicyType& type = find_policy_type(name, where);
+  PolicyConfig config{name, &type, ParamValues(type.params)};
   for (const auto& [key, value] : entry.items()) {
     if (key == "policy") continue;
-    const std::string at = fmt::format("{}.{}", where, key);
-    std::string text;
-    if (value.is_boolean())
-      text = std::to_string(value.get<bool>() ? 1 : 0);
-    else if (value.is_number_integer())
-      text = std::to_string(value.get<long>());
-    else if (value.is_string())
-      text = value.get<std::string>();
-    else if (value.is_array())
-      text = rule_table(value, at);
-    else
-      throw InputError(fmt::format("{}: expected a boolean, an integer, a string or a rule table", at));
-    spec += fmt::format(":{}={}", key, text);
+    const ParamDecl& decl = find_decl(type.params, key, type.name, where);
+    auto [typed, text] = value_of(decl, value, fmt::format("{}.{}", where, key));
+    config.params.set(decl, std::move(typed), where);
+    config.text += fmt::format(":{}={}", key, text);
   }
-  return spec;
+  return config;
 }
 
 }  // namespace
 
-std::vector<std::string> read_policy_file(const std::string& path) {
+std::vector<PolicyConfig> read_policy_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open", path));
   Json doc;
@@ -60,10 +79,10 @@ std::vector<std::string> read_policy_file(const std::string& path) {
   }
   if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
     throw InputError(fmt::format("{}: expected {{\"policies\": [...]}} with at least one policy", path));
-  std::vector<std::string> specs;
+  std::vector<PolicyConfig> configs;
   for (std::size_t i = 0; i < doc["policies"].size(); ++i)
-    specs.push_back(spec_of(doc["policies"][i], fmt::format("{}: policies[{}]", path, i)));
-  return specs;
+    configs.push_back(config_of(doc["policies"][i], fmt::format("{}: policies[{}]", path, i)));
+  return configs;
 }
 
 }  // namespace nvlsim

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <stdexcept>
 
 #include "models/ib_fabric.hpp"
@@ -46,19 +47,28 @@ std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const PolicyRequest&
                                                             const LoadedPlatform& platform,
                                                             const std::string& platform_name) {
   const PolicyContext context = policy_context(request, platform, platform_name);
-  std::vector<std::string> specs = request.specs;
+  std::vector<PolicyConfig> configs;
+  for (const std::string& spec : request.specs) configs.push_back(parse_policy(spec));
   if (request.policy_file) {
-    auto more = read_policy_file(*request.policy_file);
-    specs.insert(specs.end(), more.begin(), more.end());
+    std::vector<PolicyConfig> more = read_policy_file(*request.policy_file);
+    configs.insert(configs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   // By default the comparison the tool exists for: Slurm's default against whole blocks and segments.
-  if (specs.empty()) specs = {"per-gpu", "block", "sub-block"};
+  if (configs.empty())
+    for (const char* spec : {"per-gpu", "block", "sub-block"}) configs.push_back(parse_policy(spec));
 
+  // A policy is its type and parameters, not its text: a second spelling of one is refused rather than
+  // replayed twice under two names.
   std::vector<std::unique_ptr<PlacementPolicy>> policies;
-  for (const auto& spec : specs) {
-    for (const auto& p : policies)
-      if (p->name() == spec) throw InputError(fmt::format("nvlsim: --policy: {} is listed twice", spec));
-    policies.push_back(make_policy(spec, context));
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (configs[j].identity() != configs[i].identity()) continue;
+      if (configs[j].text == configs[i].text)
+        throw InputError(fmt::format("nvlsim: --policy: {} is listed twice", configs[i].text));
+      throw InputError(fmt::format("nvlsim: --policy: {} is the same policy as {} (both are {})",
+                                   configs[i].text, configs[j].text, configs[i].identity()));
+    }
+    policies.push_back(make_policy(configs[i], context));
   }
   return policies;
 }

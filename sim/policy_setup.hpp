@@ -25,7 +25,8 @@ PolicyContext policy_context(const PolicyRequest& request, const LoadedPlatform&
                              const std::string& platform_name);
 
 // Specs from the request, then from its file; per-gpu, block and sub-block when neither gives any. Built in
-// the parent so a bad spec or topology fails before any replay starts. Throws InputError.
+// the parent so a bad spec or topology fails before any replay starts. Throws InputError, also for a
+// policy given twice, however its parameters are ordered (PolicyConfig::identity).
 std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const PolicyRequest& request,
                                                             const LoadedPlatform& platform,
                                                             const std::string& platform_name);

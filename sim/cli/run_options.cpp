@@ -1,7 +1,6 @@
 #include "sim/cli/run_options.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "schedulers/job_request.hpp"
 #include "schedulers/policy_registry.hpp"
@@ -50,10 +49,10 @@ void add_inputs(CLI::App& run, RunOptions& o) {
            for (const auto& list : lists)
              for (auto& spec : split_policies(list)) o.policies.push_back(std::move(spec));
          },
-         fmt::format("comma-separated policy specs NAME[:key=value...], or \"all\" for every policy\n"
-                     "(default: per-gpu,block,sub-block); repeatable, the lists add up;\n"
-                     "known: {}; parameters in docs/policies.md",
-                     fmt::join(policy_names(), ", ")))
+         "comma-separated policy specs NAME[:key=value...], or \"all\" for every policy\n"
+         "(default: per-gpu,block,sub-block); repeatable, the lists add up; one spec per\n"
+         "policy, in any parameter order (details in docs/policies.md):\n" +
+             policy_listing())
       ->type_name("LIST")
       ->allow_extra_args(false)
       ->take_all()

@@ -184,3 +184,21 @@ TEST_CASE("the built-in table falls back to whole racks when its segments cannot
     CHECK(std::count_if(most->gpus.begin(), most->gpus.end(), [rack](int g) { return g / 72 == rack; }) ==
           64);
 }
+
+TEST_CASE("a job class's segment replaces the built-in table, not a spec's segment or table", "[sub_block]") {
+  const PolicyContext context{kEightRacks};
+  // 8 idle trays in each of racks 0-3: a 128-GPU job (32 nodes) fits only in 8-node segments.
+  const ClusterState state = with_idle_trays(kEightRacks, {8, 8, 8, 8, 0, 0, 0, 0});
+  nvlsim::JobRequest request{128};
+  CHECK_FALSE(nvlsim::make_policy("sub-block", context)->place(state, request));  // the table: 16 nodes
+  request.segment_nodes = 8;  // a class with "segment_nodes": 8
+  const auto placed = nvlsim::make_policy("sub-block", context)->place(state, request);
+  REQUIRE(placed);
+  CHECK(placed->gpus.size() == 128);
+  CHECK_FALSE(nvlsim::make_policy("sub-block:segment=16", context)->place(state, request));
+  CHECK_FALSE(nvlsim::make_policy("sub-block:segment_rules=0>16", context)->place(state, request));
+  // As with the built-in table, a job that fits in one base block stays one segment: 16 nodes in a rack.
+  request = nvlsim::JobRequest{64};
+  request.segment_nodes = 4;
+  CHECK_FALSE(nvlsim::make_policy("sub-block", context)->place(state, request));
+}
