@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
@@ -14,12 +16,20 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// An integer as a signed 64-bit value; an unsigned one past 2^63 - 1 (which would wrap negative) becomes
+// 2^63 - 1, outside every parameter's range, so the range check reports it.
+long long integer_of(const Json& value) {
+  if (value.is_number_unsigned() && value.get<unsigned long long>() > std::numeric_limits<long long>::max())
+    return std::numeric_limits<long long>::max();
+  return value.get<long long>();
+}
+
 ParamValue rule_table(const ParamDecl& decl, const Json& rules, const std::string& where) {
   std::vector<std::pair<long long, long long>> pairs;
   for (const auto& rule : rules) {
     if (!rule.is_array() || rule.size() != 2 || !rule[0].is_number_integer() || !rule[1].is_number_integer())
       throw InputError(fmt::format("{}: each rule is [{}]", where, decl.value_name));
-    pairs.emplace_back(rule[0].get<long long>(), rule[1].get<long long>());
+    pairs.emplace_back(integer_of(rule[0]), integer_of(rule[1]));
   }
   return param_from_pairs(decl, pairs, where);
 }
@@ -35,7 +45,7 @@ std::pair<ParamValue, std::string> value_of(const ParamDecl& decl, const Json& v
   if (value.is_boolean())
     typed = param_from_bool(decl, value.get<bool>(), where);
   else if (value.is_number_integer())
-    typed = param_from_int(decl, value.get<long long>(), where);
+    typed = param_from_int(decl, integer_of(value), where);
   else if (value.is_array())
     typed = rule_table(decl, value, where);
   else
@@ -69,12 +79,13 @@ PolicyConfig config_of(const Json& entry, const std::string& where) {
 }  // namespace
 
 std::vector<PolicyConfig> read_policy_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw InputError(fmt::format("{}: is a folder, not a file", path));
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open", path));
   Json doc;
   try {
     doc = Json::parse(in);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse errors, and numbers beyond a double (out_of_range)
     throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
