@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 
 #include "models/input_error.hpp"
 
@@ -40,16 +41,6 @@ std::optional<T> whole_number(std::string_view text) {
   return value;
 }
 
-// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
 }  // namespace
 
 std::optional<std::int64_t> parse_timestamp(std::string_view text) {
@@ -67,10 +58,13 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
   const auto h = whole_number<unsigned>(text.substr(11, 2));
   const auto mi = whole_number<unsigned>(text.substr(14, 2));
   const auto s = whole_number<unsigned>(text.substr(17, 2));
-  if (!y || !mo || !d || !h || !mi || !s || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 ||
-      *s > 60)
-    return std::nullopt;
-  return days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *s;
+  if (!y || !mo || !d || !h || !mi || !s || *h > 23 || *mi > 59 || *s > 60) return std::nullopt;
+  // A real calendar date (no 31 April, 29 February only in leap years), counted in days from 1970-01-01.
+  const std::chrono::year_month_day date{std::chrono::year(static_cast<int>(*y)), std::chrono::month(*mo),
+                                         std::chrono::day(*d)};
+  if (!date.ok()) return std::nullopt;
+  const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+  return days * 86400 + *h * 3600 + *mi * 60 + *s;
 }
 
 CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> required)

@@ -48,8 +48,8 @@ class CsvRows {
 // every difference of two times fits SWF's double fields exactly, and no sum or difference overflows.
 inline constexpr std::int64_t kMaxTraceSeconds = 1'000'000'000'000'000;
 
-// Seconds since 1970-01-01 00:00:00 UTC of "YYYY-MM-DD HH:MM:SS" (or with 'T'), or of a plain integer
-// within kMaxTraceSeconds of 0; nullopt when the text is neither.
+// Seconds since 1970-01-01 00:00:00 UTC of "YYYY-MM-DD HH:MM:SS" (or with 'T'; a real calendar date), or of a
+// plain integer within kMaxTraceSeconds of 0; nullopt when the text is neither.
 std::optional<std::int64_t> parse_timestamp(std::string_view text);
 
 }  // namespace nvlsim

@@ -6,6 +6,7 @@
 
 #include "models/input_error.hpp"
 #include "nvlsim_process.hpp"
+#include "workloads/csv_rows.hpp"
 #include "workloads/trace_conversion.hpp"
 
 using namespace nvlsim;
@@ -57,4 +58,14 @@ TEST_CASE("times at the bound convert exactly", "[convert]") {
 TEST_CASE("a byte order mark before the header is not part of the first column", "[convert]") {
   const auto pods = write("bom.csv", "\xEF\xBB\xBF" + kPods + "p,1,1,1,1000,,LS,Succeeded,0,10,5\n");
   CHECK(convert_alibaba(pods).records.size() == 1);
+}
+
+TEST_CASE("calendar timestamps are real dates, counted from 1970 in UTC", "[convert]") {
+  CHECK(nvlsim::parse_timestamp("1970-01-01 00:00:00") == 0);
+  CHECK(nvlsim::parse_timestamp("2020-03-01T12:00:00") == 1583064000);
+  CHECK(nvlsim::parse_timestamp("2020-02-29 00:00:00") == 1582934400);  // a leap day
+  CHECK_FALSE(nvlsim::parse_timestamp("2021-02-29 00:00:00"));          // not one
+  CHECK_FALSE(nvlsim::parse_timestamp("2020-04-31 00:00:00"));
+  CHECK_FALSE(nvlsim::parse_timestamp("2020-13-01 00:00:00"));
+  CHECK(nvlsim::parse_timestamp("1969-12-31 23:59:59") == -1);
 }
