@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "workloads/csv_rows.hpp"
+
 namespace nvlsim {
 
 void append_number(std::string& line, double v) {
@@ -33,23 +35,9 @@ void append_quoted(std::string& line, std::string_view text) {
 }
 
 std::vector<std::string> split_row(std::string_view line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      cells.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  if (quoted) throw std::runtime_error("a quoted cell does not end");
-  return cells;
+  auto cells = split_csv_line(line);
+  if (!cells) throw std::runtime_error("a quoted cell does not end");
+  return std::move(*cells);
 }
 
 double parse_number(std::string_view cell) {

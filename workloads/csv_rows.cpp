@@ -12,8 +12,17 @@ namespace nvlsim {
 
 namespace {
 
-// Splits one CSV line; quoted cells may hold commas and doubled quotes (not line breaks).
-std::vector<std::string> split(std::string_view line) {
+template <class T>
+std::optional<T> whole_number(std::string_view text) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> split_csv_line(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::vector<std::string> cells(1);
   bool quoted = false;
@@ -30,18 +39,9 @@ std::vector<std::string> split(std::string_view line) {
       cells.back() += c;
     }
   }
+  if (quoted) return std::nullopt;
   return cells;
 }
-
-template <class T>
-std::optional<T> whole_number(std::string_view text) {
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-}  // namespace
 
 std::optional<std::int64_t> parse_timestamp(std::string_view text) {
   if (auto seconds = whole_number<std::int64_t>(text)) {
@@ -75,7 +75,7 @@ CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> req
   // A UTF-8 byte order mark (spreadsheet exports) would otherwise hide inside the first column's name.
   std::string_view text = *header;
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  const std::vector<std::string> names = split(text);
+  const std::vector<std::string> names = cells_of(text, 1);
   columns_ = names.size();
   for (const std::string& want : required_) {
     const auto found = std::ranges::find(names, want);
@@ -84,11 +84,17 @@ CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> req
   }
 }
 
+std::vector<std::string> CsvRows::cells_of(std::string_view text, std::size_t line) const {
+  auto cells = split_csv_line(text);
+  if (!cells) throw InputError(fmt::format("{}:{}: a quoted field does not end", name_, line));
+  return std::move(*cells);
+}
+
 bool CsvRows::next() {
   while (const auto text = source_.next()) {
     ++line_;
     if (text->empty() || *text == "\r") continue;
-    cells_ = split(*text);
+    cells_ = cells_of(*text, line_);
     if (cells_.size() != columns_)
       throw InputError(fmt::format("{}:{}: expected {} fields as in the header, got {}", name_, line_,
                                    columns_, cells_.size()));

@@ -35,6 +35,9 @@ class CsvRows {
   [[noreturn]] void fail(std::size_t column, std::string_view what) const;
 
  private:
+  // Throws InputError "FILE:LINE: a quoted field does not end".
+  std::vector<std::string> cells_of(std::string_view text, std::size_t line) const;
+
   std::string name_;
   LineSource source_;
   std::vector<std::string> required_;
@@ -43,6 +46,10 @@ class CsvRows {
   std::size_t line_ = 0;
   std::vector<std::string> cells_;
 };
+
+// The cells of one CSV line, unquoted: quoted cells may hold commas and doubled quotes (not line breaks); a
+// CR at the end is dropped. nullopt when a quote does not close.
+std::optional<std::vector<std::string>> split_csv_line(std::string_view line);
 
 // Times the converters accept, in s from 1970 (or from a trace's start): within 1e15 s (31 million years)
 // every difference of two times fits SWF's double fields exactly, and no sum or difference overflows.

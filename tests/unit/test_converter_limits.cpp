@@ -69,3 +69,11 @@ TEST_CASE("calendar timestamps are real dates, counted from 1970 in UTC", "[conv
   CHECK_FALSE(nvlsim::parse_timestamp("2020-13-01 00:00:00"));
   CHECK(nvlsim::parse_timestamp("1969-12-31 23:59:59") == -1);
 }
+
+TEST_CASE("a CSV quote that does not close is an error naming the line", "[convert][errors]") {
+  const auto dir = nvlsim::test::scratch_dir("csv-quote");
+  std::ofstream(dir / "in.csv") << "a,b\n\"x,1\n";
+  nvlsim::CsvRows rows(dir / "in.csv", {"a"});
+  CHECK_THROWS_WITH(rows.next(), (dir / "in.csv").string() + ":2: a quoted field does not end");
+  CHECK(nvlsim::split_csv_line("\"a,\"\"b\"\"\",c\r") == std::vector<std::string>{"a,\"b\"", "c"});
+}
