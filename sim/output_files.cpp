@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "models/input_error.hpp"
+#include "sim/deferred_signals.hpp"
 
 namespace nvlsim {
 
@@ -54,6 +55,7 @@ OutputFiles::~OutputFiles() {
 }
 
 void OutputFiles::write(const std::string& name, const std::function<void(std::ostream&)>& content) {
+  DeferredSignals::check();
   const fs::path path = dir_ / name;
   written_.push_back(name);
   std::ofstream out(partial(path));

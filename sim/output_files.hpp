@@ -29,7 +29,8 @@ class OutputFiles {
 
   const std::filesystem::path& dir() const { return dir_; }
   // Writes `name` (temporarily as name.partial) and checks every byte reached it; throws
-  // std::runtime_error naming the file on a write error such as a full disk.
+  // std::runtime_error naming the file on a write error such as a full disk, and Interrupted when a signal
+  // held back by DeferredSignals waits.
   void write(const std::string& name, const std::function<void(std::ostream&)>& content);
   // Removes the earlier run's files this set does not hold, renames every written file into place in
   // the order written (the last one, run.json, marks a complete run) and writes the ledger.

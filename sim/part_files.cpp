@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "sim/deferred_signals.hpp"
+
 namespace nvlsim {
 
 namespace fs = std::filesystem;
@@ -27,6 +29,7 @@ void PartFiles::remove() const noexcept {
 }
 
 void PartFiles::append(std::ostream& out, std::size_t policy, std::string_view file) const {
+  DeferredSignals::check();
   const fs::path part = path(policy, file);
   std::ifstream in(part, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot read: {}", part.string(), std::strerror(errno)));

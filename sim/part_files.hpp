@@ -24,7 +24,8 @@ class PartFiles {
   // Where policy number `policy` writes its part of `file`.
   std::filesystem::path path(std::size_t policy, std::string_view file) const;
   void remove() const noexcept;
-  // Writes the part to `out`. Throws std::runtime_error if the part cannot be read.
+  // Writes the part to `out`. Throws std::runtime_error if the part cannot be read, Interrupted when a
+  // signal held back by DeferredSignals waits.
   void append(std::ostream& out, std::size_t policy, std::string_view file) const;
 
  private:

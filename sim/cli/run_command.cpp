@@ -18,6 +18,7 @@
 #include "platforms/platform_writer.hpp"
 #include "sim/cli/number_option.hpp"
 #include "sim/cli/shipped_names.hpp"
+#include "sim/deferred_signals.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/output_files.hpp"
@@ -98,6 +99,8 @@ void describe_failures(const SimulationConfig& sim, double rate_scale, RunManife
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
+  // Ends after `outputs` and the parts below, which remove what an interrupted join wrote.
+  DeferredSignals deferred;
   // Checked before the simulation, so that a bad --out or a missing plot.py is not found only after it.
   OutputFiles outputs(options.out_dir);
   if (options.plots && !fs::exists(plot_script()))
@@ -197,9 +200,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     summaries.push_back(r.summary);
     manifest.policies.push_back({r.summary.policy, r.wall_seconds});
   }
+  deferred.hold();
   join_outputs(outputs, reports, rows);
   outputs.write("run.json", [&](std::ostream& out) { write_run_json(out, manifest); });
+  DeferredSignals::check();
   outputs.commit();
+  deferred.release();
   const fs::path& out_dir = outputs.dir();
   std::fputs(comparison_table(summaries).c_str(), stdout);
   std::fflush(stdout);  // before plot.py writes to the same stream

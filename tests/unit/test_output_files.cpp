@@ -2,10 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
 #include "nvlsim_process.hpp"
+#include "sim/deferred_signals.hpp"
 #include "sim/output_files.hpp"
 
 namespace fs = std::filesystem;
@@ -63,4 +65,22 @@ TEST_CASE("a set that is not committed leaves the folder as it was", "[output]")
   CHECK(nvlsim::test::slurp((dir / "jobs.csv").string()) == "jobs.csv");
   CHECK(fs::exists(dir / "schedule-tree.swf"));
   for (const auto& entry : fs::directory_iterator(dir)) CHECK(entry.path().extension() != ".partial");
+}
+
+TEST_CASE("a signal held back during the join makes the writers give up at the next file", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-interrupted");
+  struct sigaction old {};
+  ::sigaction(SIGTERM, nullptr, &old);
+  {
+    nvlsim::DeferredSignals deferred;
+    deferred.hold();
+    OutputFiles out(dir);
+    out.write("jobs.csv", [](std::ostream& o) { o << "rows"; });
+    ::raise(SIGTERM);  // held: it waits
+    CHECK_THROWS_AS(out.write("summary.csv", [](std::ostream& o) { o << "rows"; }), nvlsim::Interrupted);
+    // Discarded rather than delivered when the guard ends, so that the test goes on.
+    std::signal(SIGTERM, SIG_IGN);
+  }
+  ::sigaction(SIGTERM, &old, nullptr);
+  CHECK(fs::is_empty(dir));
 }
