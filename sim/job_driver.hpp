@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/replay.hpp"

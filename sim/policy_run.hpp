@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/job_driver.hpp"

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/attempt_record.hpp"
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "platforms/platform_spec.hpp"
 #include "schedulers/allocation.hpp"
 #include "sim/core/agenda.hpp"

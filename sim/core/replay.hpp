@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "analysis/attempt_record.hpp"
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "platforms/platform_spec.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/job_lifecycle.hpp"
