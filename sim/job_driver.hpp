@@ -9,7 +9,7 @@
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/replay.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -9,8 +9,8 @@
 #include "analysis/records/state_sample.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "sim/job_driver.hpp"
-#include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -17,7 +17,7 @@
 #include "sim/core/job_attempt.hpp"
 #include "sim/core/network.hpp"
 #include "sim/core/running_set.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -12,7 +12,7 @@
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/core/network.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {
