@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "analysis/time_metrics.hpp"
 #include "workloads/job.hpp"
 

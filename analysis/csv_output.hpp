@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/attempt_record.hpp"
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "analysis/attempt_record.hpp"
+#include "analysis/records/attempt_record.hpp"
 #include "analysis/time_metrics.hpp"
 
 namespace nvlsim {

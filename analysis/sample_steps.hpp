@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "analysis/state_sample.hpp"
+#include "analysis/records/state_sample.hpp"
 
 namespace nvlsim {
 

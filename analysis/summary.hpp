@@ -4,12 +4,12 @@
 #include <span>
 #include <string>
 
-#include "analysis/attempt_record.hpp"
 #include "analysis/bandwidth_metrics.hpp"
 #include "analysis/failure_metrics.hpp"
 #include "analysis/idle_cost.hpp"
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "analysis/time_metrics.hpp"
 #include "workloads/job.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/job_requests.hpp"
+#include "sim/core/job_requests.hpp"
 
 namespace nvlsim {
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "schedulers/placement_policy.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "platforms/platform_loader.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 
 namespace nvlsim {
 

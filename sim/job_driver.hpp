@@ -5,11 +5,11 @@
 #include <span>
 #include <vector>
 
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/replay.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <span>
 
+#include "sim/core/simulation_config.hpp"
 #include "sim/output_files.hpp"
 #include "sim/part_files.hpp"
 #include "sim/policy_report.hpp"
 #include "sim/policy_run.hpp"
-#include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

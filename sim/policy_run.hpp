@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "platforms/platform_loader.hpp"
 #include "schedulers/placement_policy.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "sim/job_driver.hpp"
-#include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "platforms/platform_loader.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "sim/policy_outputs.hpp"
 #include "sim/policy_processes.hpp"
 #include "sim/policy_report.hpp"
 #include "sim/policy_setup.hpp"
-#include "sim/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "workloads/job.hpp"
 #include "workloads/job_class.hpp"
 #include "workloads/swf_record.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/cost_model.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 
 namespace nvlsim {
 

@@ -7,7 +7,7 @@
 
 #include "models/collective.hpp"
 #include "platforms/platform_spec.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -9,15 +9,15 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/attempt_record.hpp"
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
 #include "platforms/platform_spec.hpp"
 #include "schedulers/allocation.hpp"
 #include "sim/core/agenda.hpp"
 #include "sim/core/job_attempt.hpp"
 #include "sim/core/network.hpp"
 #include "sim/core/running_set.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -12,7 +12,7 @@
 #include "sim/core/hardware_health.hpp"
 #include "sim/core/running_set.hpp"
 #include "sim/core/scheduler.hpp"
-#include "sim/state_sampler.hpp"
+#include "sim/core/state_sampler.hpp"
 
 namespace nvlsim {
 

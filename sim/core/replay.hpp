@@ -5,14 +5,14 @@
 #include <span>
 #include <vector>
 
-#include "analysis/attempt_record.hpp"
-#include "analysis/job_outcome.hpp"
-#include "analysis/state_sample.hpp"
+#include "analysis/records/attempt_record.hpp"
+#include "analysis/records/job_outcome.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "platforms/platform_spec.hpp"
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/core/network.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -9,7 +9,7 @@
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
 #include "schedulers/easy_backfill.hpp"
-#include "sim/state_sampler.hpp"
+#include "sim/core/state_sampler.hpp"
 
 namespace nvlsim {
 

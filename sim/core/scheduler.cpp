@@ -1,7 +1,7 @@
 #include "sim/core/scheduler.hpp"
 
 #include "sim/core/agenda.hpp"
-#include "sim/job_requests.hpp"
+#include "sim/core/job_requests.hpp"
 
 namespace nvlsim {
 

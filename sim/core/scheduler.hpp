@@ -12,7 +12,7 @@
 #include "schedulers/reservation_replay.hpp"
 #include "sim/core/job_queue.hpp"
 #include "sim/core/running_set.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

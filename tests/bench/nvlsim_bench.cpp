@@ -36,10 +36,10 @@
 #include "models/cluster_shape.hpp"
 #include "platforms/platform_writer.hpp"
 #include "schedulers/job_request.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/replay.hpp"
-#include "sim/simulation_config.hpp"
 #include "workloads/builtin_mix.hpp"
 #include "workloads/job_class.hpp"
 

@@ -11,6 +11,7 @@
 
 #include "nvlsim_process.hpp"
 #include "schedulers/policy_registry.hpp"
+#include "two_rack_replay.hpp"
 #include "workloads/swf_reader.hpp"
 
 using namespace nvlsim::test;
@@ -189,18 +190,13 @@ TEST_CASE("a platform property with a bad value is named with the file", "[e2e][
 }
 
 TEST_CASE("jobs that cannot run are REJECTED rows with a reason", "[e2e]") {
-  const auto dir = scratch_dir("rejected");
-  const auto trace = dir / "t.swf";
-  std::ofstream(trace) << "1 0 -1 10 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n"
-                          "2 0 -1 10 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1\n"
-                          "3 0 -1 10 999 -1 -1 999 100 -1 1 1 1 1 1 1 -1 -1\n"
-                          "4 0 -1 -1 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n";
-  const auto r =
-      run_nvlsim("--quiet --policy per-gpu --platform " + std::string(NVLSIM_SOURCE_DIR) +
-                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
-                 dir);
-  REQUIRE(r.status == 0);
-  const auto jobs = read_csv((dir / "out/jobs.csv").string());
+  const auto out = replay_on_two_racks(scratch_dir("rejected"),
+                                       "1 0 -1 10 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n"
+                                       "2 0 -1 10 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1\n"
+                                       "3 0 -1 10 999 -1 -1 999 100 -1 1 1 1 1 1 1 -1 -1\n"
+                                       "4 0 -1 -1 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1\n",
+                                       "--policy per-gpu");
+  const auto jobs = read_csv((out / "jobs.csv").string());
   REQUIRE(jobs.rows.size() == 4);
   CHECK(jobs.at(0, "final_state") == "COMPLETED_SUCCESSFULLY");
   CHECK(jobs.at(1, "reason") == "requests no GPUs");
@@ -229,17 +225,12 @@ TEST_CASE("a job past its time limit is killed there unless --no-walltime-kill",
 
 TEST_CASE("an 8-GPU job split 4+4 across racks by per-gpu runs 1.729 T with bw_efficiency 0.29",
           "[e2e][physics]") {
-  const auto dir = scratch_dir("split");
-  const auto trace = dir / "t.swf";
   // 68 GPUs fill trays 0-16 of rack 0; the 8-GPU job then takes tray 17 and tray 18 (first of rack 1).
-  std::ofstream(trace) << "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
-                          "2 1 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n";
-  const auto r =
-      run_nvlsim("--quiet --policy per-gpu --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
-                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
-                 dir);
-  REQUIRE(r.status == 0);
-  const auto jobs = read_csv((dir / "out/jobs.csv").string());
+  const auto out = replay_on_two_racks(scratch_dir("split"),
+                                       "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
+                                       "2 1 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n",
+                                       "--policy per-gpu --comm-fraction 0.3");
+  const auto jobs = read_csv((out / "jobs.csv").string());
   REQUIRE(jobs.at(1, "allocated_resources") == "68-75");
   CHECK(jobs.at(1, "domains") == "2");
   // 0.7 T + 0.3 T x t(4+4)/t(8): t(4+4) = 2(3/4)S/900e9 + 2(1/2)S/(4 x 50e9), t(8) = 2(7/8)S/900e9.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "nvlsim_process.hpp"
+#include "two_rack_replay.hpp"
 
 using namespace nvlsim::test;
 
@@ -275,21 +276,16 @@ TEST_CASE("cost flags set the GPU-hour price in run.json and the _usd columns", 
 
 TEST_CASE("fabric utilization integrates the bytes SimGrid carried for a hand-computed job",
           "[e2e][metrics]") {
-  const auto dir = scratch_dir("fabric-utilization");
-  const auto trace = dir / "t.swf";
   // One 8-GPU job in one rack of 2 (144 GPUs), T = 1000 s, f = 0.3: it communicates from 700 s to 1000 s,
   // every one of its 8 GPUs sending at the full 900 GB/s of its port; no InfiniBand traffic.
   // NVLink utilization while it communicates = 8/144; averaged over the 1000 s makespan, 0.3 x 8/144.
-  std::ofstream(trace) << "1 0 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n";
-  const auto r =
-      run_nvlsim("--quiet --policy per-gpu --comm-fraction 0.3 --platform " + std::string(NVLSIM_SOURCE_DIR) +
-                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
-                 dir);
-  REQUIRE(r.status == 0);
-  const auto summary = read_csv((dir / "out/summary.csv").string());
+  const auto out = replay_on_two_racks(scratch_dir("fabric-utilization"),
+                                       "1 0 -1 1000 8 -1 -1 8 5000 -1 1 1 1 1 1 1 -1 -1\n",
+                                       "--policy per-gpu --comm-fraction 0.3");
+  const auto summary = read_csv((out / "summary.csv").string());
   CHECK(summary.num(0, "nvlink_utilization") == Approx(0.3 * 8 / 144).epsilon(1e-6));
   CHECK(summary.num(0, "ib_utilization") == 0);
-  const auto ts = read_csv((dir / "out/timeseries.csv").string());
+  const auto ts = read_csv((out / "timeseries.csv").string());
   // Samples are taken when the cluster's state changes (start at 0, end at 1000), and a sample's
   // utilization is the average over the time it holds: here the whole run.
   REQUIRE(ts.rows.size() == 2);

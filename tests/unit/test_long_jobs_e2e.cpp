@@ -3,25 +3,16 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <string>
-
-#include "nvlsim_process.hpp"
+#include "two_rack_replay.hpp"
 
 using namespace nvlsim::test;
 
 TEST_CASE("a job running 2147483647 s ends at its run time with bandwidth efficiency at most 1",
           "[e2e][long-jobs]") {
-  const auto dir = scratch_dir("long-job");
-  const auto trace = dir / "long.swf";
-  std::ofstream(trace) << "1 0 0 2147483647 8 -1 -1 8 2147483647 -1 1 1 1 1 1 -1 -1 -1\n";
-  const auto r =
-      run_nvlsim("--quiet --policy per-gpu --platform " + std::string(NVLSIM_SOURCE_DIR) +
-                     "/platforms/nvl72x2.xml --trace " + trace.string() + " --out " + (dir / "out").string(),
-                 dir);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  const auto jobs = read_csv((dir / "out" / "jobs.csv").string());
+  const auto out = replay_on_two_racks(scratch_dir("long-job"),
+                                       "1 0 0 2147483647 8 -1 -1 8 2147483647 -1 1 1 1 1 1 -1 -1 -1\n",
+                                       "--policy per-gpu");
+  const auto jobs = read_csv((out / "jobs.csv").string());
   CHECK(jobs.at(0, "final_state") == "COMPLETED_SUCCESSFULLY");
   CHECK(jobs.num(0, "execution_time") == Approx(2147483647.0).epsilon(1e-9));
   CHECK(jobs.num(0, "bw_efficiency") <= 1.0);

@@ -7,14 +7,13 @@
 #include <simgrid/s4u.hpp>
 
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
 
+#include "child_process.hpp"
 #include "models/ib_fabric.hpp"
 #include "nvlsim_process.hpp"
 #include "platforms/platform_loader.hpp"
@@ -36,38 +35,10 @@ std::map<std::string, std::string> in_engine(
     const std::function<void(const LoadedPlatform&, std::ostream&)>& body) {
   const auto file = scratch_dir("platform-routes-" + name) / "platform.xml";
   std::ofstream(file) << platform_xml(spec);
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::ostringstream out;
-    int code = 0;
-    try {
-      auto engine = make_engine();
-      body(load_platform(*engine, file), out);
-    } catch (const std::exception& e) {
-      out << "error " << e.what() << "\n";
-      code = 1;
-    }
-    const std::string text = out.str();
-    for (std::size_t done = 0; done < text.size();) {
-      const auto n = ::write(fds[1], text.data() + done, text.size() - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    ::_exit(code);  // no Catch or static destructors in the child
-  }
-  ::close(fds[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const auto [text, status] = run_in_child([&](std::ostream& out) {
+    auto engine = make_engine();
+    body(load_platform(*engine, file), out);
+  });
   INFO(text);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);

@@ -4,7 +4,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,9 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 
+#include "child_process.hpp"
 #include "models/input_error.hpp"
 #include "nvlsim_process.hpp"
 #include "platforms/platform_loader.hpp"
@@ -72,22 +71,12 @@ std::size_t parts_in(const std::filesystem::path& dir) {
 // platform file, and prints how the call ended ("ok N, P parts", "input MESSAGE" or "error MESSAGE"),
 // whether any of its children was left unreaped and whether parts were left once the run's PartFiles
 // went. Returns that text and the child's wait status.
-std::pair<std::string, int> replay_in_child(const std::string& name,
-                                            const std::function<Policies(const LoadedPlatform&)>& make) {
+ChildResult replay_in_child(const std::string& name,
+                            const std::function<Policies(const LoadedPlatform&)>& make) {
   const auto dir = scratch_dir("policy-processes-" + name);
   const auto file = dir / "platform.xml";
   std::ofstream(file) << platform_xml(nvl72_platform(1));
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    // Catch's handlers would report a signal this process is meant to die of as a failed test.
-    std::signal(SIGTERM, SIG_DFL);
-    std::signal(SIGINT, SIG_DFL);
-    std::ostringstream out;
+  return run_in_child([&](std::ostream& out) {
     try {
       auto engine = make_engine();
       const LoadedPlatform platform = load_platform(*engine, file);
@@ -111,34 +100,7 @@ std::pair<std::string, int> replay_in_child(const std::string& name,
     const pid_t left = ::waitpid(-1, &status, WNOHANG);
     out << (left == -1 && errno == ECHILD ? "no children left" : "children left") << "\n";
     out << (parts_in(dir) == 0 ? "no parts left" : "parts left") << "\n";
-    const std::string text = out.str();
-    for (std::size_t done = 0; done < text.size();) {
-      const auto n = ::write(fds[1], text.data() + done, text.size() - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);  // no Catch or static destructors in the child
-  }
-  ::close(fds[1]);
-  // Wait first: a child it left running would hold the pipe open, and reading to its end would hang.
-  // A minute at most, so a parent that hangs fails the test instead of blocking the suite.
-  int status = 0;
-  for (int tries = 0; ::waitpid(pid, &status, WNOHANG) == 0; ++tries) {
-    if (tries == 600) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      FAIL_CHECK("the process calling run_policies hung; killed");
-      break;
-    }
-    ::usleep(100'000);
-  }
-  ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  return {text, status};
+  });
 }
 
 Policies good_and(std::unique_ptr<PlacementPolicy> failing, const LoadedPlatform& platform) {
@@ -226,17 +188,7 @@ namespace {
 
 // The wait status of a real child that ends as `end` says.
 int wait_status_of(void (*end)()) {
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    std::signal(SIGTERM, SIG_DFL);
-    end();
-    ::_exit(0);
-  }
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  return status;
+  return run_in_child([end](std::ostream&) { end(); }).status;
 }
 
 int exited_with(int code) {

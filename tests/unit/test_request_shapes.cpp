@@ -11,7 +11,7 @@
 #include "nvlsim_process.hpp"
 #include "schedulers/policy_registry.hpp"
 #include "sim/admission.hpp"
-#include "sim/job_requests.hpp"
+#include "sim/core/job_requests.hpp"
 
 using namespace nvlsim::test;
 using nvlsim::Job;

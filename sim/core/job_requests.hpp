@@ -4,7 +4,7 @@
 
 #include "models/cluster_shape.hpp"
 #include "schedulers/job_request.hpp"
-#include "sim/simulation_config.hpp"
+#include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
 namespace nvlsim {

@@ -1,4 +1,4 @@
-#include "sim/state_sampler.hpp"
+#include "sim/core/state_sampler.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,12 +1,12 @@
 #pragma once
-// Records the cluster's state at every change (analysis/state_sample.hpp) during a replay.
+// Records the cluster's state at every change (analysis/records/state_sample.hpp) during a replay.
 
 #include <cstdint>
 #include <span>
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/state_sample.hpp"
+#include "analysis/records/state_sample.hpp"
 #include "models/fabric_params.hpp"
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"

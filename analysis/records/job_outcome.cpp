@@ -1,4 +1,4 @@
-#include "analysis/job_outcome.hpp"
+#include "analysis/records/job_outcome.hpp"
 
 namespace nvlsim {
 

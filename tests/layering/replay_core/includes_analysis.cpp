@@ -1,0 +1,2 @@
+// Must not compile: the replay core produces records (analysis/records/) but computes no metrics.
+#include "analysis/summary.hpp"

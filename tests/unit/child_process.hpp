@@ -1,0 +1,21 @@
+#pragma once
+// Runs test code in a forked child: SimGrid allows one engine per process, and a child may die of what
+// the test process must survive.
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace nvlsim::test {
+
+struct ChildResult {
+  std::string text;  // what the child wrote to its stream
+  int status = 0;    // its wait status
+};
+
+// Runs `body` in a child process with SIGTERM and SIGINT at their defaults; the child exits 0, or 1 after
+// writing "error WHAT" for an exception. Children the child leaves running do not hold the call up. A
+// minute at most, so a child that hangs fails the test instead of blocking the suite.
+ChildResult run_in_child(const std::function<void(std::ostream&)>& body);
+
+}  // namespace nvlsim::test
