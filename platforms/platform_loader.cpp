@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/input_error.hpp"
+#include "platforms/ib_plane.hpp"
 #include "platforms/platform_properties.hpp"
 
 namespace nvlsim {
@@ -47,8 +48,16 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   const simgrid::s4u::NetZone& root = *engine.get_netzone_root();
   LoadedPlatform p;
   p.spec = read_platform_properties([&root](const std::string& key) { return root.get_property(key); }, file);
+  if (p.spec.format_version >= 2) {
+    try {
+      build_ib_plane(*engine.get_netzone_root(), p.spec);
+    } catch (const std::exception& e) {
+      throw InputError(fmt::format("{}: building the InfiniBand plane of a format {} platform: {}", file,
+                                   p.spec.format_version, e.what()));
+    }
+  }
   collect_hosts(engine, file, p);
-  // Floyd zones compute their routes when sealed; sealing here lets routes be queried before the
+  // Format 1's Floyd zones compute their routes when sealed; sealing here lets routes be queried before the
   // simulation starts, and the per-policy children forked afterwards inherit it instead of redoing it.
   try {
     engine.seal_platform();

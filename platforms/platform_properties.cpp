@@ -59,7 +59,7 @@ class PropertyReader {
 PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::string& file) {
   const PropertyReader props(lookup, file);
   PlatformSpec spec;
-  props.get<int>("format_version", 1, 1);
+  spec.format_version = props.get<int>("format_version", 1, 2);
   auto& s = spec.shape;
   s.domains = props.get<int>("domains", 1, kMaxGpus);
   s.trays_per_domain = props.get<int>("trays_per_domain", 1, 1024);

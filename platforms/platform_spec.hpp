@@ -10,6 +10,9 @@
 namespace nvlsim {
 
 struct PlatformSpec {
+  // Format 1 files describe the InfiniBand plane in SimGrid XML; from format 2 nvlsim builds it from the
+  // properties (platforms/ib_plane.hpp), which loads in time linear in racks.
+  int format_version = 2;
   ClusterShape shape;
   FabricParams fabric;
   std::string node_names;  // Slurm hostlist naming the trays in order; empty when the file has none

@@ -65,7 +65,7 @@ TEST_CASE("platform numbers outside their ranges are errors", "[platform][errors
   CHECK(error_with("ib_latency", "2") == "p.xml: property nvlsim.ib_latency: must be in [0, 1], got 2");
   CHECK(error_with("ib_oversubscription", "0.5").starts_with("p.xml: property nvlsim.ib_oversubscription"));
   CHECK(error_with("nvlink_sharp", "2").starts_with("p.xml: property nvlsim.nvlink_sharp"));
-  CHECK(error_with("format_version", "2").starts_with("p.xml: property nvlsim.format_version"));
+  CHECK(error_with("format_version", "3").starts_with("p.xml: property nvlsim.format_version"));
   CHECK(error_with("domains", "2147483648") ==
         "p.xml: property nvlsim.domains: expected an integer, got \"2147483648\"");
 }

@@ -1,0 +1,53 @@
+#include "platforms/ib_plane.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "models/ib_fabric.hpp"
+#include "platforms/ib_plane_zone.hpp"
+
+namespace nvlsim {
+
+namespace {
+
+simgrid::s4u::SplitDuplexLink& make_link(simgrid::s4u::NetZone& zone, const std::string& name, double bw,
+                                         double latency) {
+  auto* link = zone.create_split_duplex_link(name, bw);
+  link->set_latency(latency)->seal();
+  return *link;
+}
+
+}  // namespace
+
+// Links and hosts are created in the order format 1's XML declared them (NIC links leaf by leaf, then
+// leaf uplinks, then core links; NICs leaf by leaf), so SimGrid's solver meets them in the same order.
+void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
+  const IbFabric fabric(spec.shape, spec.fabric);
+  const double lat = spec.fabric.ib_latency;
+  std::vector<int> pod_of_leaf(fabric.leaves());
+  for (int leaf = 0; leaf < fabric.leaves(); ++leaf) pod_of_leaf[leaf] = fabric.pod_of_leaf(leaf);
+  auto* impl = new IbPlaneZone("ib", std::move(pod_of_leaf));  // owned by its parent from here on
+  impl->set_parent(parent.get_impl());
+  simgrid::s4u::NetZone& zone = *impl->get_iface();
+
+  std::vector<std::vector<simgrid::s4u::SplitDuplexLink*>> nic_links(fabric.leaves());
+  for (int leaf = 0; leaf < fabric.leaves(); ++leaf)
+    for (int gpu : fabric.gpus_of_leaf(leaf))
+      nic_links[leaf].push_back(
+          &make_link(zone, fmt::format("ib-leaf-{}_link_{}", leaf, gpu), spec.fabric.nic_bw, lat));
+  for (int leaf = 0; leaf < fabric.leaves(); ++leaf)
+    impl->add_leaf_uplink(make_link(zone, fmt::format("ib-leaf-{}-up", leaf), fabric.leaf_uplink_bw(), lat));
+  for (int pod = 0; pod < fabric.pods() && fabric.pods() > 1; ++pod)
+    impl->add_pod_uplink(make_link(zone, fmt::format("ib-pod-{}-up", pod), fabric.pod_uplink_bw(pod), lat));
+  for (int leaf = 0; leaf < fabric.leaves(); ++leaf) {
+    const auto gpus = fabric.gpus_of_leaf(leaf);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      auto* nic = zone.create_host(fmt::format("nic-{}", gpus[i]), 1.0);
+      nic->seal();
+      impl->add_nic(*nic, *nic_links[leaf][i], leaf);
+    }
+  }
+}
+
+}  // namespace nvlsim
