@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "models/input_error.hpp"
+#include "models/line_reader.hpp"
 #include "models/read_number.hpp"
 
 namespace nvlsim {
@@ -27,20 +28,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-enum class Line { ok, end, too_long };
-
-// std::getline, stopping at kMaxLineBytes.
-Line read_line(std::streambuf& in, std::string& line) {
-  line.clear();
-  for (;;) {
-    const int c = in.sbumpc();
-    if (c == std::char_traits<char>::eof()) return line.empty() ? Line::end : Line::ok;
-    if (c == '\n') return Line::ok;
-    if (line.size() == kMaxLineBytes) return Line::too_long;
-    line.push_back(static_cast<char>(c));
-  }
-}
-
 }  // namespace
 
 std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
@@ -55,9 +42,9 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
   std::string line;
   int number = 0;
   bool header = false;
-  for (Line got; (got = read_line(*in.rdbuf(), line)) != Line::end;) {
+  for (LineRead got; (got = read_line(*in.rdbuf(), line, kMaxLineBytes)) != LineRead::end;) {
     ++number;
-    if (got == Line::too_long)
+    if (got == LineRead::too_long)
       throw InputError(fmt::format("{}:{}: line longer than {} bytes", file, number, kMaxLineBytes));
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;

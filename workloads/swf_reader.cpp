@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "models/input_error.hpp"
+#include "models/line_reader.hpp"
 #include "models/read_number.hpp"
 #include "workloads/line_source.hpp"
 
@@ -170,8 +171,14 @@ SwfTrace read_swf(const std::filesystem::path& path, SwfReadOptions options) {
 
 SwfTrace parse_swf(std::istream& in, std::string_view display_name, SwfReadOptions options) {
   std::string line;
+  std::size_t number = 0;
+  // The same cap and error as a file's (LineSource), so that a stream without line breaks is not read
+  // into memory whole either.
   return parse_lines(display_name, options, 0, [&]() -> std::optional<std::string_view> {
-    if (!std::getline(in, line)) return std::nullopt;
+    const LineRead got = read_line(*in.rdbuf(), line, LineSource::kMaxLineBytes);
+    if (got == LineRead::end) return std::nullopt;
+    ++number;
+    if (got == LineRead::too_long) throw_line_too_long(display_name, number);
     return line;
   });
 }
