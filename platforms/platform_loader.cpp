@@ -6,7 +6,9 @@
 
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
+#include "platforms/platform_file_check.hpp"
 #include "platforms/platform_properties.hpp"
+#include "platforms/simgrid_abort_guard.hpp"
 
 namespace nvlsim {
 
@@ -36,6 +38,8 @@ void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, 
 
 LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path) {
   const std::string file = path.string();
+  check_platform_file(path);
+  const SimGridAbortGuard guard(file);
   try {
     engine.load_platform(file);
   } catch (const std::exception& e) {
