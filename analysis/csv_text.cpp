@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "models/read_number.hpp"
 #include "workloads/csv_rows.hpp"
 
 namespace nvlsim {
@@ -42,11 +42,9 @@ std::vector<std::string> split_row(std::string_view line) {
 
 double parse_number(std::string_view cell) {
   if (cell.empty()) return std::numeric_limits<double>::quiet_NaN();
-  double v = 0;
-  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-  if (ec != std::errc() || end != cell.data() + cell.size())
-    throw std::runtime_error(fmt::format("'{}' is not a number", cell));
-  return v;
+  const auto number = read_number<double>(cell);
+  if (!number) throw std::runtime_error(fmt::format("'{}' is not a number", cell));
+  return number.value;
 }
 
 }  // namespace nvlsim

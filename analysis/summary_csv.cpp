@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <stdexcept>
 #include <variant>
 
 #include "analysis/csv_text.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -136,11 +136,9 @@ void append_cell(std::string& line, const SummaryColumn& column, const Summary& 
 }
 
 long parse_count(std::string_view cell) {
-  long v = 0;
-  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-  if (cell.empty() || ec != std::errc() || end != cell.data() + cell.size())
-    throw std::runtime_error(fmt::format("'{}' is not a count", cell));
-  return v;
+  const auto count = read_number<long>(cell);
+  if (!count) throw std::runtime_error(fmt::format("'{}' is not a count", cell));
+  return count.value;
 }
 
 void read_cell(Summary& s, const SummaryColumn& column, std::string&& cell) {

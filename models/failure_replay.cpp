@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <string>
 #include <string_view>
 
 #include "models/input_error.hpp"
+#include "models/line_reader.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -27,26 +28,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-template <typename T>
-bool parse_number(std::string_view text, T& value) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc{} && end == text.data() + text.size();
-}
-
-enum class Line { ok, end, too_long };
-
-// std::getline, stopping at kMaxLineBytes.
-Line read_line(std::streambuf& in, std::string& line) {
-  line.clear();
-  for (;;) {
-    const int c = in.sbumpc();
-    if (c == std::char_traits<char>::eof()) return line.empty() ? Line::end : Line::ok;
-    if (c == '\n') return Line::ok;
-    if (line.size() == kMaxLineBytes) return Line::too_long;
-    line.push_back(static_cast<char>(c));
-  }
-}
-
 }  // namespace
 
 std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
@@ -61,9 +42,9 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
   std::string line;
   int number = 0;
   bool header = false;
-  for (Line got; (got = read_line(*in.rdbuf(), line)) != Line::end;) {
+  for (LineRead got; (got = read_line(*in.rdbuf(), line, kMaxLineBytes)) != LineRead::end;) {
     ++number;
-    if (got == Line::too_long)
+    if (got == LineRead::too_long)
       throw InputError(fmt::format("{}:{}: line longer than {} bytes", file, number, kMaxLineBytes));
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
@@ -90,17 +71,23 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
           fmt::format("{}:{}: field {} ({}): {}", file, number, field + 1, kFields[field], what));
     };
     FailureEvent e;
-    if (!parse_number(fields[0], e.time) || !(e.time >= 0 && e.time <= kMaxSeconds))
+    const auto time = read_number<double>(fields[0]);
+    if (!time || time.value < 0 || time.value > kMaxSeconds)
       throw bad(0, fmt::format("expected seconds in [0, {}], got \"{}\"", kMaxSeconds, fields[0]));
+    e.time = time.value;
     const auto component = parse_component(fields[1]);
     if (!component)
       throw bad(1, fmt::format("expected gpu, tray, nvswitch, nvlink, nic or rack, got \"{}\"", fields[1]));
     e.component = *component;
     const int limit = component_count(e.component, shape, switches);
-    if (!parse_number(fields[2], e.id) || e.id < 0 || e.id >= limit)
+    const auto id = read_number<int>(fields[2]);
+    if (!id || id.value < 0 || id.value >= limit)
       throw bad(2, fmt::format("expected a {} id from 0 to {}, got \"{}\"", fields[1], limit - 1, fields[2]));
-    if (!parse_number(fields[3], e.duration) || !(e.duration > 0 && e.duration <= kMaxSeconds))
+    e.id = id.value;
+    const auto duration = read_number<double>(fields[3]);
+    if (!duration || duration.value <= 0 || duration.value > kMaxSeconds)
       throw bad(3, fmt::format("expected seconds > 0 and <= {}, got \"{}\"", kMaxSeconds, fields[3]));
+    e.duration = duration.value;
     events.push_back(e);
   }
   if (!header) throw InputError(fmt::format("{}: empty; expected the header \"{}\"", file, kHeader));

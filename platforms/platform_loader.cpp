@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <string>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 #include "platforms/ib_plane.hpp"
+#include "platforms/platform_file_check.hpp"
 #include "platforms/platform_properties.hpp"
+#include "platforms/simgrid_abort_guard.hpp"
 
 namespace nvlsim {
 
@@ -23,11 +25,8 @@ void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, 
     const std::string_view name = host->get_name();
     auto* table = name.starts_with("gpu-") ? &p.gpu_hosts : name.starts_with("nic-") ? &p.nic_hosts : nullptr;
     if (table == nullptr) continue;
-    int id = -1;
-    const auto digits = name.substr(4);
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-    if (ec == std::errc{} && end == digits.data() + digits.size() && id >= 0 && id < count)
-      (*table)[id] = host;
+    const auto id = read_number<int>(name.substr(4));
+    if (id && id.value >= 0 && id.value < count) (*table)[id.value] = host;
   }
   for (const auto* table : {&p.gpu_hosts, &p.nic_hosts})
     for (int i = 0; i < count; ++i)
@@ -40,6 +39,8 @@ void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, 
 
 LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path) {
   const std::string file = path.string();
+  check_platform_file(path);
+  const SimGridAbortGuard guard(file);
   try {
     engine.load_platform(file);
   } catch (const std::exception& e) {

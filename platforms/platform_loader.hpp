@@ -18,8 +18,9 @@ struct LoadedPlatform {
   std::vector<simgrid::s4u::Host*> nic_hosts;  // index = GPU id
 };
 
-// Throws InputError "FILE: ..." when SimGrid rejects the file, a property is missing or malformed,
-// or a host the properties imply is absent.
+// Throws InputError "FILE: ..." when the file is no regular file or too large (platform_file_check.hpp),
+// SimGrid rejects it, a property is missing or malformed, or a host the properties imply is absent. A
+// file SimGrid aborts on ends the process with status 2 and "FILE: SimGrid cannot load it: MESSAGE".
 LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path);
 
 }  // namespace nvlsim

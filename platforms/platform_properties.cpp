@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -26,15 +25,13 @@ class PropertyReader {
   template <class T>
   T get(const char* key, T low, T high) const {
     const std::string text = raw(key);
-    T value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    bool valid = ec == std::errc{} && end == text.data() + text.size();
-    if constexpr (std::is_floating_point_v<T>) valid = valid && std::isfinite(value);
-    if (!valid)
+    const auto number = read_number<T>(text);
+    if (number.error == NumberError::out_of_range || (number && (number.value < low || number.value > high)))
+      fail(key, fmt::format("must be in [{}, {}], got {}", low, high, text));
+    if (!number)
       fail(key, fmt::format("expected {}, got \"{}\"",
                             std::is_integral_v<T> ? "an integer" : "a finite number", text));
-    if (value < low || value > high) fail(key, fmt::format("must be in [{}, {}], got {}", low, high, text));
-    return value;
+    return number.value;
   }
 
   [[noreturn]] void fail(const char* key, const std::string& what) const {

@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
+
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 namespace {
@@ -45,13 +46,10 @@ std::vector<std::string_view> split_names(std::string_view text) {
 }
 
 int to_number(std::string_view digits, std::string_view range) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (digits.empty() || digits.size() > kMaxDigits || error != std::errc() ||
-      end != digits.data() + digits.size()) {
+  const auto number = read_number<int>(digits);
+  if (!number || digits.size() > kMaxDigits)
     throw std::invalid_argument(fmt::format("bad range '{}' in hostlist", range));
-  }
-  return value;
+  return number.value;
 }
 
 // "001-018" -> 001 ... 018; "7" -> 7; appended to `numbers`.

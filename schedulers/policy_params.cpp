@@ -4,9 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -15,11 +15,6 @@ namespace {
 std::string range_text(const ParamDecl& decl) {
   if (decl.max == std::numeric_limits<int>::max()) return fmt::format("an integer >= {}", decl.min);
   return fmt::format("an integer in [{}, {}]", decl.min, decl.max);
-}
-
-bool integer_text(std::string_view text, int& value) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size();
 }
 
 // What a value of `decl` may be: "an integer >= 0 or none".
@@ -101,8 +96,7 @@ ParamValue param_from_text(const ParamDecl& decl, std::string_view text, std::st
   switch (decl.type) {
     case ParamType::integer: {
       if (!decl.zero_word.empty() && text == decl.zero_word) return 0;
-      int value = 0;
-      if (integer_text(text, value)) return param_from_int(decl, value, where);
+      if (const auto value = read_number<int>(text)) return param_from_int(decl, value.value, where);
       throw fail(expected_text(decl));
     }
     case ParamType::flag:
@@ -114,12 +108,10 @@ ParamValue param_from_text(const ParamDecl& decl, std::string_view text, std::st
         const std::size_t slash = std::min(text.find('/', start), text.size());
         const std::string_view part = text.substr(start, slash - start);
         const std::size_t gt = part.find('>');
-        int a = 0;
-        int b = 0;
-        if (gt == std::string_view::npos || !integer_text(part.substr(0, gt), a) ||
-            !integer_text(part.substr(gt + 1), b))
-          throw fail(fmt::format("a table {} of integers (at '{}')", decl.value_name, part));
-        pairs.emplace_back(a, b);
+        const auto a = read_number<int>(part.substr(0, gt));
+        const auto b = read_number<int>(gt == std::string_view::npos ? "" : part.substr(gt + 1));
+        if (!a || !b) throw fail(fmt::format("a table {} of integers (at '{}')", decl.value_name, part));
+        pairs.emplace_back(a.value, b.value);
         start = slash + 1;
       }
       return param_from_pairs(decl, pairs, where);

@@ -4,7 +4,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include <unordered_map>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 #include "schedulers/hostlist.hpp"
 #include "schedulers/yaml_stray_comma.hpp"
 
@@ -98,11 +98,10 @@ class Builder {
   void set_block_sizes(const std::vector<std::string>& sizes, const Where& at) {
     if (!topology_.block_sizes.empty()) throw error(at, "BlockSizes given twice");
     for (const std::string& text : sizes) {
-      int size = 0;
-      const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), size);
-      if (failed != std::errc() || end != text.data() + text.size() || size < 1) {
+      const auto number = read_number<int>(text);
+      if (!number || number.value < 1)
         throw error(at, fmt::format("block size '{}' is not a positive integer", text));
-      }
+      const int size = number.value;
       const int base = topology_.block_sizes.empty() ? size : topology_.block_sizes.front();
       const int ratio = size / base;
       if (size % base != 0 || (ratio & (ratio - 1)) != 0 ||

@@ -10,17 +10,23 @@
 #include <vector>
 
 #include "models/input_error.hpp"
+#include "sim/output_stage.hpp"
 
 namespace nvlsim {
 
 namespace {
 
+void say(const char* text) {
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, text, std::strlen(text));
+}
+
 // SimGrid's own SIGINT handler exits with status 1 and a message below nvlsim's log threshold, so an
-// interrupted run ended without a word. This one says so and then ends by the signal, as a shell expects.
+// interrupted run ended without a word. This one says so, and what the output folder holds, and then ends
+// by the signal, as a shell expects.
 extern "C" void interrupted(int signal) {
-  const char* name = signal == SIGINT ? "\nnvlsim: interrupted (SIGINT): no output written\n"
-                                      : "\nnvlsim: terminated (SIGTERM): no output written\n";
-  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, name, std::strlen(name));
+  say(signal == SIGINT ? "\nnvlsim: interrupted (SIGINT): " : "\nnvlsim: terminated (SIGTERM): ");
+  say(output_stage_words());
+  say("\n");
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }

@@ -19,7 +19,8 @@ namespace nvlsim {
 // `simgrid_args` (SimGrid's own "--cfg=NAME:VALUE" and "--log=..." arguments) follow these, so they
 // override them; a setting SimGrid refuses throws InputError. The engine's configuration lives in the
 // process, so children forked per policy keep it.
-// SIGINT and SIGTERM then print one line saying the run was interrupted and end the process by the signal.
+// SIGINT and SIGTERM then print one line saying the run was interrupted and what its output folder holds
+// (output_stage.hpp), and end the process by the signal.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> simgrid_args = {});
 
 // From now on SIGINT and SIGTERM print that one line and end the process by the signal: a run says so from

@@ -12,6 +12,7 @@
 
 #include "models/input_error.hpp"
 #include "sim/deferred_signals.hpp"
+#include "sim/output_stage.hpp"
 
 namespace nvlsim {
 
@@ -71,12 +72,14 @@ void OutputFiles::commit() {
   std::error_code ec;
   for (const std::string& name : read_ledger(dir_ / kLedger))
     if (std::ranges::find(written_, name) == written_.end()) fs::remove(dir_ / name, ec);
+  set_output_stage(OutputStage::moving);
   for (const std::string& name : written_) {
     fs::rename(partial(dir_ / name), dir_ / name, ec);
     if (ec)
       throw std::runtime_error(
           fmt::format("{}: cannot move into place: {}", (dir_ / name).string(), ec.message()));
   }
+  set_output_stage(OutputStage::complete);
   committed_ = true;
   write_ledger();
 }

@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
+#include "models/json_file.hpp"
 #include "schedulers/policy_registry.hpp"
 
 namespace nvlsim {
@@ -79,15 +78,8 @@ PolicyConfig config_of(const Json& entry, const std::string& where) {
 }  // namespace
 
 std::vector<PolicyConfig> read_policy_file(const std::string& path) {
-  if (std::filesystem::is_directory(path)) throw InputError(fmt::format("{}: is a folder, not a file", path));
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open", path));
-  Json doc;
-  try {
-    doc = Json::parse(in);
-  } catch (const Json::exception& e) {  // parse errors, and numbers beyond a double (out_of_range)
-    throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
-  }
+  // Ordered, so that a policy's name lists its parameters in the file's order.
+  const Json doc = read_json_file<Json>(path);
   if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
     throw InputError(fmt::format("{}: expected {{\"policies\": [...]}} with at least one policy", path));
   std::vector<PolicyConfig> configs;

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -14,10 +14,8 @@ namespace {
 
 template <class T>
 std::optional<T> whole_number(std::string_view text) {
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  const auto number = read_number<T>(text);
+  return number ? std::optional<T>(number.value) : std::nullopt;
 }
 
 }  // namespace

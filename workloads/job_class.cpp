@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.hpp"
 #include "models/json_file.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -188,12 +188,9 @@ std::vector<ClassRule> rules_from_header(std::string_view header_value, const Cl
     if (eq == std::string_view::npos) fail_entry("expected NAME=EXECUTABLE_NUMBER");
     const int index = table.find(entry.substr(0, eq));
     if (index < 0) fail_entry(fmt::format("no class named \"{}\" in {}", entry.substr(0, eq), table.source));
-    std::int64_t number = 0;
-    const std::string_view digits = entry.substr(eq + 1);
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    if (ec != std::errc{} || end != digits.data() + digits.size())
-      fail_entry("expected an integer after '='");
-    rules.push_back({SwfField::executable, number, index});
+    const auto number = read_number<std::int64_t>(entry.substr(eq + 1));
+    if (!number) fail_entry("expected an integer after '='");
+    rules.push_back({SwfField::executable, number.value, index});
   }
   return rules;
 }

@@ -52,13 +52,13 @@ std::optional<std::string_view> LineSource::next() {
     if (const void* newline = std::memchr(data + scanned, '\n', size - scanned)) {
       const std::size_t length = static_cast<const char*>(newline) - data;
       ++line_;
-      if (length > kMaxLineBytes) throw_too_long();
+      if (length > kMaxLineBytes) throw_line_too_long(name_, line_);
       begin_ += length + 1;
       return std::string_view(data, length);
     }
     if (size > kMaxLineBytes) {
       ++line_;
-      throw_too_long();
+      throw_line_too_long(name_, line_);
     }
     if (eof_) {
       if (size == 0) return std::nullopt;
@@ -88,8 +88,8 @@ void LineSource::refill() {
   end_ += static_cast<std::size_t>(got);
 }
 
-void LineSource::throw_too_long() const {
-  throw InputError(fmt::format("{}:{}: line longer than {} bytes", name_, line_, kMaxLineBytes));
+void throw_line_too_long(std::string_view name, std::size_t line) {
+  throw InputError(fmt::format("{}:{}: line longer than {} bytes", name, line, LineSource::kMaxLineBytes));
 }
 
 void LineSource::throw_read_error(int code, const char* zlib_message) const {

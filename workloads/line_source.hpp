@@ -43,7 +43,6 @@ class LineSource {
 
   void refill();
   [[noreturn]] void throw_read_error(int code, const char* zlib_message) const;
-  [[noreturn]] void throw_too_long() const;
 
   std::string name_;
   std::unique_ptr<gzFile_s, GzClose> file_;
@@ -54,5 +53,9 @@ class LineSource {
   std::size_t line_ = 0;
   std::uint64_t size_hint_ = 0;
 };
+
+// Throws InputError "NAME:LINE: line longer than N bytes" (N = LineSource::kMaxLineBytes): the error of a
+// trace line past the cap, read from a file or a stream.
+[[noreturn]] void throw_line_too_long(std::string_view name, std::size_t line);
 
 }  // namespace nvlsim

@@ -69,9 +69,13 @@ std::int64_t attempt_gpus(const json& attempt, const JobReader& reader, const st
 
 }  // namespace
 
+// A job log is a trace, not configuration: Philly's 117,325 jobs list every GPU of every attempt. 1 GiB
+// holds millions of such jobs; the parsed document takes several times that in memory.
+constexpr std::uintmax_t kMaxJobLogBytes = std::uintmax_t{1} << 30;
+
 Conversion convert_philly(const std::filesystem::path& input) {
   const std::string file = input.string();
-  const json doc = read_json_file(input);
+  const json doc = read_json_file(input, kMaxJobLogBytes);
   if (!doc.is_array()) throw InputError(fmt::format("{}: expected a JSON list of jobs", file));
   Conversion out;
   NameNumbers users;

@@ -1,24 +1,21 @@
 #include "workloads/procs_per_gpu.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
 int fit_procs_per_gpu(const SwfTrace& trace, int platform_gpus) {
   std::int64_t procs = 0;
   // Header values are free text: a MaxProcs that is not a whole number says nothing, so it is ignored.
-  if (const auto max_procs = trace.header.get("MaxProcs")) {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(max_procs->data(), max_procs->data() + max_procs->size(), value);
-    if (ec == std::errc{} && end == max_procs->data() + max_procs->size()) procs = value;
-  }
+  if (const auto max_procs = trace.header.get("MaxProcs"))
+    if (const auto value = read_number<std::int64_t>(*max_procs)) procs = value.value;
   for (const SwfRecord& r : trace.records)
     procs = std::max(procs, r.allocated_processors != -1 ? r.allocated_processors : r.requested_processors);
   if (procs <= platform_gpus || platform_gpus <= 0) return 1;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <variant>
@@ -11,6 +9,8 @@
 #include <fmt/core.h>
 
 #include "models/input_error.hpp"
+#include "models/line_reader.hpp"
+#include "models/read_number.hpp"
 #include "workloads/line_source.hpp"
 
 namespace nvlsim {
@@ -73,16 +73,14 @@ constexpr std::size_t kSubmitTimeIndex = 1;
 
 // Parses the whole token into `value`; returns what is wrong with it, or "" when it is fine.
 template <class Number>
-std::string parse_number(std::string_view token, Number& value) {
-  const char* end = token.data() + token.size();
-  const auto [stop, error] = std::from_chars(token.data(), end, value);
-  if (error == std::errc::result_out_of_range) return fmt::format("out of range, got \"{}\"", token);
-  bool valid = error == std::errc{} && stop == end;
-  if constexpr (std::is_floating_point_v<Number>) valid = valid && std::isfinite(value);
-  if (!valid) {
+std::string parse_field(std::string_view token, Number& value) {
+  const auto number = read_number<Number>(token);
+  if (number.error == NumberError::out_of_range) return fmt::format("out of range, got \"{}\"", token);
+  if (!number) {
     const char* expected = std::is_integral_v<Number> ? "an integer" : "a number";
     return fmt::format("expected {}, got \"{}\"", expected, token);
   }
+  value = number.value;
   // -1 is the format's "unknown"; no field has a meaningful negative value.
   if (value < 0 && value != -1) return fmt::format("must be >= 0, or -1 for unknown, got \"{}\"", token);
   return {};
@@ -109,7 +107,7 @@ std::string parse_record(std::string_view line, SwfRecord& record) {
 
   for (std::size_t index = 0; index < kSwfFieldCount; ++index) {
     std::string what =
-        std::visit([&](auto member) { return parse_number(tokens[index], record.*member); }, kMembers[index]);
+        std::visit([&](auto member) { return parse_field(tokens[index], record.*member); }, kMembers[index]);
     if (!what.empty()) return field_error(index, what);
   }
   if (record.submit_time == -1) {
@@ -173,8 +171,14 @@ SwfTrace read_swf(const std::filesystem::path& path, SwfReadOptions options) {
 
 SwfTrace parse_swf(std::istream& in, std::string_view display_name, SwfReadOptions options) {
   std::string line;
+  std::size_t number = 0;
+  // The same cap and error as a file's (LineSource), so that a stream without line breaks is not read
+  // into memory whole either.
   return parse_lines(display_name, options, 0, [&]() -> std::optional<std::string_view> {
-    if (!std::getline(in, line)) return std::nullopt;
+    const LineRead got = read_line(*in.rdbuf(), line, LineSource::kMaxLineBytes);
+    if (got == LineRead::end) return std::nullopt;
+    ++number;
+    if (got == LineRead::too_long) throw_line_too_long(display_name, number);
     return line;
   });
 }

@@ -5,13 +5,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include <charconv>
-#include <cmath>
 #include <string>
 #include <string_view>
-#include <type_traits>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -24,19 +22,13 @@ namespace nvlsim {
 // too large for its type is out of the range, not "not a number".
 template <class T>
 T parse_number(std::string_view flag, const std::string& text, T min_value, T max_value) {
-  T v{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  const auto range = [&] {
+  const auto number = read_number<T>(text);
+  if (number.error == NumberError::not_a_number) fail(flag, fmt::format("not a number: \"{}\"", text));
+  if (number.error == NumberError::not_finite)
+    fail(flag, fmt::format("must be a finite number, got {}", text));
+  if (number.error == NumberError::out_of_range || number.value < min_value || number.value > max_value)
     fail(flag, fmt::format("must be between {} and {}, got {}", min_value, max_value, text));
-  };
-  if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) range();
-  if (ec != std::errc{} || end != text.data() + text.size())
-    fail(flag, fmt::format("not a number: \"{}\"", text));
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!std::isfinite(v)) fail(flag, fmt::format("must be a finite number, got {}", text));
-  }
-  if (v < min_value || v > max_value) range();
-  return v;
+  return number.value;
 }
 
 // `name` takes one number into `target` (a T or an optional T), range-checked when given; `metavar` names

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <optional>
 #include <sstream>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 #include "sim/cli/engine_options.hpp"
 #include "sim/cli/number_option.hpp"
 #include "sim/engine_setup.hpp"
@@ -21,11 +21,9 @@ namespace {
 namespace s4u = simgrid::s4u;
 
 int gpu_id(std::string_view flag, std::string_view text) {
-  int v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < 0)
-    fail(flag, fmt::format("not a GPU id: \"{}\"", text));
-  return v;
+  const auto id = read_number<int>(text);
+  if (!id || id.value < 0) fail(flag, fmt::format("not a GPU id: \"{}\"", text));
+  return id.value;
 }
 
 // Batsim interval set "0-3 72-75" -> ascending ids.

@@ -22,6 +22,7 @@
 #include "sim/engine_setup.hpp"
 #include "sim/failure_setup.hpp"
 #include "sim/output_files.hpp"
+#include "sim/output_stage.hpp"
 #include "sim/part_files.hpp"
 #include "sim/policy_outputs.hpp"
 #include "sim/replay.hpp"
@@ -214,7 +215,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
                  out_dir.c_str());
   if (options.plots) {
     const auto rendering = fs::file_time_type::clock::now();
+    set_output_stage(OutputStage::drawing);
     const int status = render_plots(out_dir.string());
+    set_output_stage(OutputStage::complete);
     // The figures belong to this run: the next one removes those it does not draw again.
     std::vector<std::string> figures;
     for (const auto& entry : fs::directory_iterator(out_dir))

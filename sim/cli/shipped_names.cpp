@@ -1,8 +1,9 @@
 #include "sim/cli/shipped_names.hpp"
 
-#include <charconv>
 #include <filesystem>
 #include <string_view>
+
+#include "models/read_number.hpp"
 
 namespace nvlsim {
 
@@ -20,12 +21,9 @@ std::optional<int> builtin_platform_racks(const std::string& name) {
   if (!rest.starts_with("nvl72x")) return std::nullopt;
   rest.remove_prefix(6);
   if (rest.ends_with(".xml")) rest.remove_suffix(4);
-  int racks = 0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), racks);
-  if (rest.empty() || error != std::errc{} || end != rest.data() + rest.size() || rest[0] == '0')
-    return std::nullopt;
-  if (racks < 1 || racks > 4096) return std::nullopt;
-  return racks;
+  const auto racks = read_number<int>(rest);
+  if (!racks || rest[0] == '0' || racks.value < 1 || racks.value > 4096) return std::nullopt;
+  return racks.value;
 }
 
 bool is_shipped_mix(const std::string& name) {

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +33,7 @@
 #include <vector>
 
 #include "models/cluster_shape.hpp"
+#include "models/read_number.hpp"
 #include "platforms/platform_writer.hpp"
 #include "schedulers/job_request.hpp"
 #include "sim/core/simulation_config.hpp"
@@ -282,13 +282,10 @@ int main(int argc, char** argv) {
       if (!nvlsim::parse_request_shaping(argv[++i], requests.shaping)) return usage();
     } else if (a == "--cpus-per-gpu" && has_value) {
       // A tray's 144 cores over its 4 GPUs, as nvlsim checks on the bench's NVL72 platforms.
-      const std::string value = argv[++i];
-      const auto [end, ec] =
-          std::from_chars(value.data(), value.data() + value.size(), requests.cpus_per_gpu);
+      const auto cpus = nvlsim::read_number<int>(argv[++i]);
       const nvlsim::ClusterShape shape;
-      if (ec != std::errc{} || end != value.data() + value.size() || requests.cpus_per_gpu < 0 ||
-          requests.cpus_per_gpu > shape.cpus_per_tray / shape.gpus_per_tray)
-        return usage();
+      if (!cpus || cpus.value < 0 || cpus.value > shape.cpus_per_tray / shape.gpus_per_tray) return usage();
+      requests.cpus_per_gpu = cpus.value;
     } else {
       return usage();
     }

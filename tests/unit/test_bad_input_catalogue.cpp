@@ -33,6 +33,13 @@ std::string swf_line(const std::string& id, const std::string& run, const std::s
 
 const std::string kJob = swf_line("1", "100", "8");
 
+// Platform XML as SimGrid wants it (without the DOCTYPE it stops at the first element), and its parts.
+const std::string kPlatformHead =
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n";
+const std::string kLink = "<link id=\"l\" bandwidth=\"1Bps\" latency=\"0s\"/>";
+const std::string kRoute = "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>";
+
 std::vector<BadInput> catalogue() {
   return {
       // Traces.
@@ -83,7 +90,49 @@ std::vector<BadInput> catalogue() {
        "--platform p.xml",
        2,
        {"p.xml", "Parse error"}},
-      {"a platform file that does not exist", {}, "--platform nope.xml", 2, {"nope.xml"}},
+      {"a platform file that does not exist",
+       {},
+       "--platform nope.xml",
+       2,
+       {"nope.xml: cannot open: No such file or directory"}},
+      {"a platform that is a folder",
+       {},
+       "--platform .",
+       2,
+       {".: is a folder, expected a platform XML file"}},
+      {"a platform that is a device",
+       {},
+       "--platform /dev/zero",
+       2,
+       {"/dev/zero: not a regular file, expected a platform XML file"}},
+      {"a platform cut off inside a tag",
+       {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Full\"><prop id=\"nvlsim.format_version\" val"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: Parse error at p.xml:4", "Bad attribute `val'"}},
+      {"a platform with an element SimGrid does not know",
+       {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Full\"><bogus/></zone></platform>\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: Parse error at p.xml:4"}},
+      // SimGrid aborts on these three rather than throwing.
+      {"a platform declaring a link twice",
+       {{"p.xml",
+         kPlatformHead + "<zone id=\"z\" routing=\"Full\">" + kLink + kLink + "</zone></platform>\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: SimGrid cannot load it: Link 'l' declared several times in the platform."}},
+      {"a platform declaring a route twice",
+       {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1f\"/>" +
+                      "<host id=\"b\" speed=\"1f\"/>" + kLink + kRoute + kRoute + "</zone></platform>\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: SimGrid cannot load it: The route between a and b already exists"}},
+      {"a platform zone of an unknown routing",
+       {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Foo\"></zone></platform>\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: SimGrid cannot load it: Not a valid model!"}},
       {"an unknown policy", {}, "--policy nonsense", 2, {"unknown policy 'nonsense'"}},
       {"an unknown policy parameter", {}, "--policy sub-block:nosuch=1", 2, {"unknown parameter 'nosuch'"}},
       {"a policy file of the wrong shape",
@@ -107,6 +156,11 @@ std::vector<BadInput> catalogue() {
        "--failures f.json",
        2,
        {"f.json: not valid JSON"}},
+      {"a failure model that is a device without end",
+       {},
+       "--failures /dev/zero",
+       2,
+       {"/dev/zero: more than the 64 MiB a JSON file may have"}},
       {"a failure replay of a GPU that does not exist",
        {{"f.csv", "time,component,id,duration\n10,gpu,99999,5\n"}},
        "--failures f.csv",

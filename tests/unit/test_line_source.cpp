@@ -2,8 +2,11 @@
 
 #include <zlib.h>
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <sstream>
+#include <streambuf>
 #include <string>
 
 #include "models/input_error.hpp"
@@ -15,6 +18,24 @@ using nvlsim::InputError;
 using nvlsim::LineSource;
 
 namespace {
+
+// A stream of 'x' without end, as a pipe from a runaway program would be.
+class EndlessX : public std::streambuf {
+ public:
+  EndlessX() { chunk_.fill('x'); }
+  std::size_t served() const { return served_; }
+
+ protected:
+  int_type underflow() override {
+    setg(chunk_.data(), chunk_.data(), chunk_.data() + chunk_.size());
+    served_ += chunk_.size();
+    return 'x';
+  }
+
+ private:
+  std::array<char, 4096> chunk_;
+  std::size_t served_ = 0;
+};
 
 std::string error_of(const std::filesystem::path& path) {
   try {
@@ -56,4 +77,17 @@ TEST_CASE("a line longer than the cap names file and line, plain or gzip, with o
     CHECK(error_of(dir / name) == expected);
     CHECK_THROWS_WITH(nvlsim::read_swf(dir / name), expected);
   }
+}
+
+TEST_CASE("a trace read from a stream has the same line cap and error as a file", "[line_source][errors]") {
+  std::istringstream long_line("; Version: 2.2\n" + std::string(LineSource::kMaxLineBytes + 1, '1') + "\n");
+  CHECK_THROWS_WITH(nvlsim::parse_swf(long_line, "t.swf"), "t.swf:2: line longer than 1048576 bytes");
+  // A stream without line breaks stops at the cap rather than being read whole.
+  EndlessX endless;
+  std::istream in(&endless);
+  CHECK_THROWS_WITH(nvlsim::parse_swf(in, "pipe"), "pipe:1: line longer than 1048576 bytes");
+  CHECK(endless.served() <= LineSource::kMaxLineBytes + 4096);
+  // A line of exactly the cap is read.
+  std::istringstream at_cap(std::string(LineSource::kMaxLineBytes, ' ') + "\n");
+  CHECK(nvlsim::parse_swf(at_cap, "t.swf").lines_read == 1);
 }

@@ -1,13 +1,18 @@
 // The output folder holds exactly one run: what a committed run writes, nothing of the run before.
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "nvlsim_process.hpp"
 #include "sim/deferred_signals.hpp"
+#include "sim/engine_setup.hpp"
 #include "sim/output_files.hpp"
 
 namespace fs = std::filesystem;
@@ -83,4 +88,36 @@ TEST_CASE("a signal held back during the join makes the writers give up at the n
   }
   ::sigaction(SIGTERM, &old, nullptr);
   CHECK(fs::is_empty(dir));
+}
+
+TEST_CASE("a signal that arrives while the set is moved into place says the output is complete", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-commit-signal");
+  int err[2];
+  REQUIRE(::pipe(err) == 0);
+  // In a child, as run_command does it: the handler ends the process.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::dup2(err[1], STDERR_FILENO);
+    nvlsim::say_when_interrupted();
+    nvlsim::DeferredSignals deferred;
+    deferred.hold();
+    OutputFiles out(dir);
+    out.write("jobs.csv", [](std::ostream& o) { o << "rows"; });
+    ::raise(SIGTERM);  // held: after the writers' last check, while the set is moved into place
+    out.commit();
+    deferred.release();  // delivers it
+    ::_exit(0);
+  }
+  ::close(err[1]);
+  std::string said;
+  char chunk[256];
+  for (ssize_t got; (got = ::read(err[0], chunk, sizeof chunk)) > 0;) said.append(chunk, got);
+  ::close(err[0]);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(said == "\nnvlsim: terminated (SIGTERM): the output was already written in full\n");
+  CHECK(nvlsim::test::slurp((dir / "jobs.csv").string()) == "rows");
 }
