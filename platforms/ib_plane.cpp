@@ -36,10 +36,19 @@ void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
     for (int gpu : fabric.gpus_of_leaf(leaf))
       nic_links[leaf].push_back(
           &make_link(zone, fmt::format("ib-leaf-{}_link_{}", leaf, gpu), spec.fabric.nic_bw, lat));
-  for (int leaf = 0; leaf < fabric.leaves(); ++leaf)
-    impl->add_leaf_uplink(make_link(zone, fmt::format("ib-leaf-{}-up", leaf), fabric.leaf_uplink_bw(), lat));
+  // Every flow over a leaf's uplink also crosses, the same way, the link of one of the leaf's NICs (flows
+  // run NIC to NIC, and back traffic follows the reverse route), so the uplink's load never exceeds what
+  // those NIC links carry: it cannot saturate unless its capacity is below theirs together (an
+  // oversubscribed leaf). A pod's core links carry all its leaves' uplinks (non-blocking), so by the
+  // same argument one level up they never saturate.
+  for (int leaf = 0; leaf < fabric.leaves(); ++leaf) {
+    const double below = static_cast<double>(nic_links[leaf].size()) * spec.fabric.nic_bw;
+    impl->add_leaf_uplink(make_link(zone, fmt::format("ib-leaf-{}-up", leaf), fabric.leaf_uplink_bw(), lat),
+                          fabric.leaf_uplink_bw() < below);
+  }
   for (int pod = 0; pod < fabric.pods() && fabric.pods() > 1; ++pod)
-    impl->add_pod_uplink(make_link(zone, fmt::format("ib-pod-{}-up", pod), fabric.pod_uplink_bw(pod), lat));
+    impl->add_pod_uplink(make_link(zone, fmt::format("ib-pod-{}-up", pod), fabric.pod_uplink_bw(pod), lat),
+                         false);
   for (int leaf = 0; leaf < fabric.leaves(); ++leaf) {
     const auto gpus = fabric.gpus_of_leaf(leaf);
     for (std::size_t i = 0; i < gpus.size(); ++i) {

@@ -7,39 +7,26 @@
 
 namespace nvlsim {
 
-namespace {
-
-using simgrid::kernel::resource::StandardLinkImpl;
-
-// Appends a link to a route as SimGrid's own zones do: the link, and its latency when asked for.
-void take(std::vector<StandardLinkImpl*>& links, double* latency, StandardLinkImpl* link,
-          double link_latency) {
-  links.push_back(link);
-  if (latency != nullptr) *latency += link_latency;
-}
-
-}  // namespace
-
 IbPlaneZone::IbPlaneZone(const std::string& name, std::vector<int> pod_of_leaf)
     : NetZoneImpl(name), pod_of_leaf_(std::move(pod_of_leaf)) {}
 
-IbPlaneZone::Pipe IbPlaneZone::pipe(const simgrid::s4u::SplitDuplexLink& link) {
-  return {link.get_link_up()->get_impl(), link.get_link_down()->get_impl(), link.get_latency()};
+IbPlaneZone::Pipe IbPlaneZone::pipe(const simgrid::s4u::SplitDuplexLink& link, bool solved) {
+  return {link.get_link_up()->get_impl(), link.get_link_down()->get_impl(), link.get_latency(), solved};
 }
 
-void IbPlaneZone::add_leaf_uplink(const simgrid::s4u::SplitDuplexLink& link) {
-  leaves_.push_back(pipe(link));
+void IbPlaneZone::add_leaf_uplink(const simgrid::s4u::SplitDuplexLink& link, bool can_saturate) {
+  leaves_.push_back(pipe(link, can_saturate));
 }
 
-void IbPlaneZone::add_pod_uplink(const simgrid::s4u::SplitDuplexLink& link) {
-  pods_.push_back(pipe(link));
+void IbPlaneZone::add_pod_uplink(const simgrid::s4u::SplitDuplexLink& link, bool can_saturate) {
+  pods_.push_back(pipe(link, can_saturate));
 }
 
 void IbPlaneZone::add_nic(const simgrid::s4u::Host& nic, const simgrid::s4u::SplitDuplexLink& link,
                           int leaf) {
   const auto id = nic.get_netpoint()->id();
   if (id >= nics_.size()) nics_.resize(id + 1);
-  nics_[id] = {pipe(link), leaf};
+  nics_[id] = {pipe(link, true), leaf};
 }
 
 void IbPlaneZone::get_local_route(const simgrid::kernel::routing::NetPoint* src,
@@ -51,19 +38,23 @@ void IbPlaneZone::get_local_route(const simgrid::kernel::routing::NetPoint* src,
                            src->get_name() + ", " + dst->get_name());
   const Nic& from = nics_[src->id()];
   const Nic& to = nics_[dst->id()];
-  auto& links = into->link_list_;
-  take(links, latency, from.link.up, from.link.latency);
+  // As SimGrid's own zones do: each link in route order, and its latency when asked for.
+  const auto take = [&](const Pipe& pipe, bool going_up) {
+    if (pipe.solved) into->link_list_.push_back(going_up ? pipe.up : pipe.down);
+    if (latency != nullptr) *latency += pipe.latency;
+  };
+  take(from.link, true);
   if (from.leaf != to.leaf) {
-    take(links, latency, leaves_[from.leaf].up, leaves_[from.leaf].latency);
+    take(leaves_[from.leaf], true);
     const int from_pod = pod_of_leaf_[from.leaf];
     const int to_pod = pod_of_leaf_[to.leaf];
     if (from_pod != to_pod) {
-      take(links, latency, pods_[from_pod].up, pods_[from_pod].latency);
-      take(links, latency, pods_[to_pod].down, pods_[to_pod].latency);
+      take(pods_[from_pod], true);
+      take(pods_[to_pod], false);
     }
-    take(links, latency, leaves_[to.leaf].down, leaves_[to.leaf].latency);
+    take(leaves_[to.leaf], false);
   }
-  take(links, latency, to.link.down, to.link.latency);
+  take(to.link, false);
 }
 
 }  // namespace nvlsim

@@ -22,9 +22,11 @@ class IbPlaneZone final : public simgrid::kernel::routing::NetZoneImpl {
   // `pod_of_leaf[l]` is leaf l's pod; core links are routed only between leaves of different pods.
   IbPlaneZone(const std::string& name, std::vector<int> pod_of_leaf);
 
-  // Leaf uplinks in leaf order, then pod core links in pod order (none with one pod).
-  void add_leaf_uplink(const simgrid::s4u::SplitDuplexLink& link);
-  void add_pod_uplink(const simgrid::s4u::SplitDuplexLink& link);
+  // Leaf uplinks in leaf order, then pod core links in pod order (none with one pod). A link that can never
+  // be the bottleneck of a flow crossing it (`can_saturate` false) adds its latency to routes but is left
+  // out of their link lists, so SimGrid's solver neither sees it nor joins unrelated jobs' flows through it.
+  void add_leaf_uplink(const simgrid::s4u::SplitDuplexLink& link, bool can_saturate);
+  void add_pod_uplink(const simgrid::s4u::SplitDuplexLink& link, bool can_saturate);
   // A NIC host of this zone, its link to its leaf switch, and the leaf.
   void add_nic(const simgrid::s4u::Host& nic, const simgrid::s4u::SplitDuplexLink& link, int leaf);
 
@@ -34,13 +36,14 @@ class IbPlaneZone final : public simgrid::kernel::routing::NetZoneImpl {
     simgrid::kernel::resource::StandardLinkImpl* up = nullptr;
     simgrid::kernel::resource::StandardLinkImpl* down = nullptr;
     double latency = 0;
+    bool solved = true;  // in routes' link lists
   };
   struct Nic {
     Pipe link;
     int leaf = -1;
   };
 
-  static Pipe pipe(const simgrid::s4u::SplitDuplexLink& link);
+  static Pipe pipe(const simgrid::s4u::SplitDuplexLink& link, bool solved);
   void get_local_route(const simgrid::kernel::routing::NetPoint* src,
                        const simgrid::kernel::routing::NetPoint* dst, simgrid::kernel::routing::Route* into,
                        double* latency) override;

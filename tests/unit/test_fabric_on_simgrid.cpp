@@ -44,25 +44,28 @@ TEST_CASE("a same-rack pair talks over NVLink ports, other pairs over NIC, fabri
   CHECK(probe("--platform " + platform + " --route 0 5", dir).at("route") ==
         "gpu-0 -> gpu-5 (nvlink): nvl_link_0_UP nvl_link_5_DOWN");
   // GPU 3 (tray 0, rail 3) and GPU 151 (tray 37, rail 3): leaves of 32 trays, so rail 3's first and
-  // second leaves (6 and 7): NIC, leaf uplink, leaf downlink, NIC.
+  // second leaves (6 and 7). Their uplinks carry all 32 NICs' bandwidth and never saturate, so the route
+  // the solver sees is NIC, NIC.
   CHECK(probe("--platform " + platform + " --route 3 151", dir).at("route") ==
-        "nic-3 -> nic-151 (infiniband): ib-leaf-6_link_3_UP ib-leaf-6-up_UP ib-leaf-7-up_DOWN "
-        "ib-leaf-7_link_151_DOWN");
+        "nic-3 -> nic-151 (infiniband): ib-leaf-6_link_3_UP ib-leaf-7_link_151_DOWN");
   // Same rail and leaf across racks (trays 17 and 18): one hop through the leaf.
   CHECK(probe("--platform " + platform + " --route 68 72", dir).at("route") ==
         "nic-68 -> nic-72 (infiniband): ib-leaf-0_link_68_UP ib-leaf-0_link_72_DOWN");
 }
 
-TEST_CASE("on 64 racks, traffic between pods climbs to the core", "[fabric]") {
+TEST_CASE("on 64 racks with oversubscribed leaves, traffic between pods is solved at the leaves only",
+          "[fabric]") {
   const auto dir = scratch_dir("three-tiers");
-  const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x64.xml";
+  const auto platform = dir / "x64.xml";
+  REQUIRE(run_nvlsim("platform --racks 64 --ib-oversubscription 2 -o " + platform.string(), dir).status == 0);
   // Pods are scalable units of whole trays: 8 groups of 32 trays (256 trays), every rail's leaf of each.
-  // GPU 4600 = tray 1150, rail 0: rail 0's leaf 35, in pod 4.
-  CHECK(probe("--platform " + platform + " --route 0 4600", dir).at("route") ==
-        "nic-0 -> nic-4600 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-pod-0-up_UP ib-pod-4-up_DOWN "
-        "ib-leaf-35-up_DOWN ib-leaf-35_link_4600_DOWN");
-  // GPU 1021 = tray 255, rail 1: rail 1's leaf 36 + 7, still pod 0 with tray 0, so no core link.
-  CHECK(probe("--platform " + platform + " --route 0 1021", dir).at("route") ==
+  // GPU 4600 = tray 1150, rail 0: rail 0's leaf 35, in pod 4. The pods' core links carry all their
+  // leaves' uplinks and never saturate; the 2:1 leaf uplinks can.
+  CHECK(probe("--platform " + platform.string() + " --route 0 4600", dir).at("route") ==
+        "nic-0 -> nic-4600 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-leaf-35-up_DOWN "
+        "ib-leaf-35_link_4600_DOWN");
+  // GPU 1021 = tray 255, rail 1: rail 1's leaf 36 + 7, still pod 0 with tray 0.
+  CHECK(probe("--platform " + platform.string() + " --route 0 1021", dir).at("route") ==
         "nic-0 -> nic-1021 (infiniband): ib-leaf-0_link_0_UP ib-leaf-0-up_UP ib-leaf-43-up_DOWN "
         "ib-leaf-43_link_1021_DOWN");
 }
