@@ -12,6 +12,8 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
   j["command_line"] = m.command_line;
   j["seed"] = m.seed;
   j["platform"] = {{"source", m.platform.source},
+                   {"system", m.platform.system},
+                   {"racks", m.platform.racks},
                    {"domains", m.platform.domains},
                    {"trays", m.platform.trays},
                    {"gpus", m.platform.gpus},

@@ -17,7 +17,8 @@ struct RunManifest {
   std::uint64_t seed = 0;
   struct Platform {
     std::string source;  // file, or "built-in nvl72x8"
-    int domains = 0, trays = 0, gpus = 0, gpus_per_tray = 0;
+    std::string system;  // models/system_catalog.hpp
+    int racks = 0, domains = 0, trays = 0, gpus = 0, gpus_per_tray = 0;
     double nvlink_gpu_bw = 0, nic_bw = 0, ib_oversubscription = 0;
   } platform;
   struct Trace {

@@ -1,6 +1,8 @@
 #pragma once
 // The counting shape of an NVL72-style cluster: NVLink domains of trays of GPUs.
 // GPU id = domain * gpus_per_domain + index inside the domain; tray id = GPU id / gpus_per_tray.
+// A domain may span racks (NVL36x2: 2) and hold zones of consecutive trays (NVL576: 4); both divide
+// trays_per_domain.
 
 namespace nvlsim {
 
@@ -9,10 +11,14 @@ struct ClusterShape {
   int trays_per_domain = 18;
   int gpus_per_tray = 4;
   int cpus_per_tray = 144;  // cores: a GB200 compute tray has two 72-core Grace CPUs
+  int racks_per_domain = 1;
+  int zones_per_domain = 1;
 
   int gpus_per_domain() const { return trays_per_domain * gpus_per_tray; }
   int trays() const { return domains * trays_per_domain; }
   int gpus() const { return domains * gpus_per_domain(); }
+  int racks() const { return domains * racks_per_domain; }
+  int gpus_per_rack() const { return gpus_per_domain() / racks_per_domain; }
   int tray_of_gpu(int gpu) const { return gpu / gpus_per_tray; }
   int domain_of_gpu(int gpu) const { return gpu / gpus_per_domain(); }
   int domain_of_tray(int tray) const { return tray / trays_per_domain; }

@@ -13,6 +13,8 @@ struct FabricParams {
   double ib_oversubscription = 1.0;  // leaf uplink capacity = downlink capacity / this
   int ib_switch_radix = 64;          // Quantum-2 QM9700: 64 ports of 400 Gb/s
   bool nvlink_sharp = false;         // NVLink SHARP: NVSwitches reduce in place (all-reduce only)
+  double inter_zone_bw = 0;          // bytes/s each way per GPU between a domain's zones; 0 = one zone.
+                                     // Recorded, not yet modelled: the replay sees one NVLink level.
 
   // Per GPU per direction over NVLink: 18 x 50 GB/s = 900 GB/s.
   double nvlink_gpu_bw() const { return nvlink_links_per_gpu * nvlink_link_bw; }

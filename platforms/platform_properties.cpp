@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
@@ -11,11 +12,6 @@
 namespace nvlsim {
 
 namespace {
-
-// 2^20 GPUs (14,563 NVL72 racks) and 2^18 trays: far beyond any machine built, inside what a hostlist
-// names, and with at most 256 links per GPU every component count (GPUs x links) stays inside int.
-constexpr std::int64_t kMaxGpus = std::int64_t{1} << 20;
-constexpr std::int64_t kMaxTrays = std::int64_t{1} << 18;
 
 class PropertyReader {
  public:
@@ -32,6 +28,12 @@ class PropertyReader {
       fail(key, fmt::format("expected {}, got \"{}\"",
                             std::is_integral_v<T> ? "an integer" : "a finite number", text));
     return number.value;
+  }
+
+  // As get, or `fallback` when the file does not set the property.
+  template <class T>
+  T get_or(const char* key, T low, T high, T fallback) const {
+    return optional(key) == nullptr ? fallback : get<T>(key, low, high);
   }
 
   [[noreturn]] void fail(const char* key, const std::string& what) const {
@@ -51,23 +53,44 @@ class PropertyReader {
   const std::string& file_;
 };
 
+// The file's system, or the default one when it names none.
+const SystemFacts& read_system(const PropertyReader& props) {
+  const char* name = props.optional("system");
+  if (name == nullptr) return default_system();
+  try {
+    return system_named(name);
+  } catch (const InputError& e) {
+    props.fail("system", e.what());
+  }
+}
+
 }  // namespace
 
 PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::string& file) {
   const PropertyReader props(lookup, file);
   PlatformSpec spec;
   spec.format_version = props.get<int>("format_version", 1, 2);
+  const SystemFacts& system = read_system(props);
+  spec.system = system.name;
   auto& s = spec.shape;
-  s.domains = props.get<int>("domains", 1, kMaxGpus);
+  s.domains = props.get<int>("domains", 1, kMaxPlatformGpus);
   s.trays_per_domain = props.get<int>("trays_per_domain", 1, 1024);
   s.gpus_per_tray = props.get<int>("gpus_per_tray", 1, 64);
+  // Files written before systems have neither: their system's figures (GB200 NVL72: 1 and 1).
+  s.racks_per_domain = props.get_or<int>("racks_per_domain", 1, 1024, system.racks_per_domain.value);
+  s.zones_per_domain = props.get_or<int>("zones_per_domain", 1, 1024, system.zones_per_domain.value);
+  for (const auto& [key, parts] :
+       {std::pair{"racks_per_domain", s.racks_per_domain}, std::pair{"zones_per_domain", s.zones_per_domain}})
+    if (s.trays_per_domain % parts != 0)
+      props.fail(key, fmt::format("{} does not divide the domain's {} trays", parts, s.trays_per_domain));
   const std::int64_t trays = std::int64_t{s.domains} * s.trays_per_domain;
   const std::int64_t gpus = trays * s.gpus_per_tray;
-  if (trays > kMaxTrays || gpus > kMaxGpus)
+  if (trays > kMaxPlatformTrays || gpus > kMaxPlatformGpus)
     props.fail("domains",
                fmt::format("{} domains of {} trays of {} GPUs make {} trays and {} GPUs, more than "
                            "{} trays or {} GPUs",
-                           s.domains, s.trays_per_domain, s.gpus_per_tray, trays, gpus, kMaxTrays, kMaxGpus));
+                           s.domains, s.trays_per_domain, s.gpus_per_tray, trays, gpus, kMaxPlatformTrays,
+                           kMaxPlatformGpus));
   auto& f = spec.fabric;
   // Bandwidths in bytes/s up to 1 PB/s and latencies up to 1 s: beyond any link, and far from overflow.
   f.nvlink_links_per_gpu = props.get<int>("nvlink_links_per_gpu", 1, 256);
@@ -78,6 +101,13 @@ PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::s
   f.ib_oversubscription = props.get<double>("ib_oversubscription", 1.0, 1024.0);
   f.nvlink_sharp = props.get<int>("nvlink_sharp", 0, 1) != 0;
   f.ib_switch_radix = props.get<int>("ib_switch_radix", 2, 65536);
+  if (s.zones_per_domain > 1) {
+    f.inter_zone_bw = props.get_or<double>("inter_zone_bw", 1.0, 1e15, system.inter_zone_bw.value);
+    if (f.inter_zone_bw == 0)
+      props.fail(
+          "inter_zone_bw",
+          fmt::format("missing: a domain of {} zones needs the bandwidth between them", s.zones_per_domain));
+  }
   if (const char* names = props.optional("node_names")) spec.node_names = names;
   return spec;
 }

@@ -6,6 +6,7 @@
 
 #include "models/cluster_shape.hpp"
 #include "models/fabric_params.hpp"
+#include "models/system_catalog.hpp"
 
 namespace nvlsim {
 
@@ -13,10 +14,17 @@ struct PlatformSpec {
   // Format 1 files describe the InfiniBand plane in SimGrid XML; from format 2 nvlsim builds it from the
   // properties (platforms/ib_plane.hpp), which loads in time linear in racks.
   int format_version = 2;
+  // The system of models/system_catalog.hpp the file was written for: its rack price and power are the
+  // owner cost model's defaults. Files without one are GB200 NVL72, as every file was before systems.
+  std::string system{default_system().name};
   ClusterShape shape;
   FabricParams fabric;
   std::string node_names;  // Slurm hostlist naming the trays in order; empty when the file has none
 };
+
+// `racks` racks of `system`, with its figures; racks must be a multiple of its racks per domain
+// (std::invalid_argument otherwise).
+PlatformSpec system_platform(const SystemFacts& system, int racks);
 
 // GB200 NVL72 racks: 18 trays of 4 GPUs per NVLink domain (DOMAIN.md §1).
 PlatformSpec nvl72_platform(int racks);

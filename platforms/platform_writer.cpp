@@ -9,12 +9,6 @@
 
 namespace nvlsim {
 
-PlatformSpec nvl72_platform(int racks) {
-  PlatformSpec spec;
-  spec.shape = ClusterShape{racks, 18, 4};
-  return spec;
-}
-
 namespace {
 
 // Full precision, so a file read back gives the same doubles.
@@ -35,17 +29,22 @@ std::string platform_xml(const PlatformSpec& spec) {
   out += "<?xml version='1.0'?>\n";
   out += "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n";
   out += "<platform version=\"4.1\">\n";
-  out += fmt::format("  <!-- nvlsim platform: {} NVLink domains of {} trays x {} GPUs ({} GPUs).\n",
-                     s.domains, s.trays_per_domain, s.gpus_per_tray, s.gpus());
+  out += fmt::format(
+      "  <!-- nvlsim platform: {} racks of {}, {} NVLink domains of {} trays x {} GPUs ({} GPUs).\n",
+      s.racks(), spec.system, s.domains, s.trays_per_domain, s.gpus_per_tray, s.gpus());
   out += "       Written by `nvlsim platform`; the nvlsim.* properties are read by nvlsim. -->\n";
   // No routes between the root's zones: NVLink transfers stay inside a domain, InfiniBand transfers
   // stay inside the fabric zone, so the root's route table is never consulted.
   out += "  <zone id=\"nvlsim\" routing=\"Full\">\n";
   const char* in = "    ";
   prop(out, in, "format_version", "2");  // this writer's format
+  prop(out, in, "system", spec.system);
   prop(out, in, "domains", std::to_string(s.domains));
   prop(out, in, "trays_per_domain", std::to_string(s.trays_per_domain));
   prop(out, in, "gpus_per_tray", std::to_string(s.gpus_per_tray));
+  prop(out, in, "racks_per_domain", std::to_string(s.racks_per_domain));
+  prop(out, in, "zones_per_domain", std::to_string(s.zones_per_domain));
+  if (s.zones_per_domain > 1) prop(out, in, "inter_zone_bw", num(f.inter_zone_bw));
   prop(out, in, "nvlink_links_per_gpu", std::to_string(f.nvlink_links_per_gpu));
   prop(out, in, "nvlink_link_bw", num(f.nvlink_link_bw));
   prop(out, in, "nvlink_latency", num(f.nvlink_latency));

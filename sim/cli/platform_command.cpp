@@ -8,6 +8,7 @@
 
 #include "models/ib_fabric.hpp"
 #include "models/input_error.hpp"
+#include "platforms/platform_properties.hpp"
 #include "platforms/platform_writer.hpp"
 #include "schedulers/hostlist.hpp"
 #include "schedulers/switch_tree.hpp"
@@ -42,20 +43,62 @@ std::vector<std::string> node_names(const PlatformSpec& spec) {
   return names;
 }
 
+const SystemFacts& chosen_system(const std::string& name) {
+  try {
+    return system_named(name);
+  } catch (const InputError& e) {
+    fail("--system", e.what());
+  }
+}
+
+// `racks` racks of the system, refused when they make no whole number of domains or more than a platform
+// may hold (platform_properties.hpp), so that every file written loads.
+PlatformSpec racks_of(const SystemFacts& system, int racks) {
+  const int per_domain = system.racks_per_domain.value;
+  if (racks % per_domain != 0)
+    fail("--racks", fmt::format("{} joins {} racks into one NVLink domain: must be a multiple of {}, got {}",
+                                system.name, per_domain, per_domain, racks));
+  PlatformSpec spec = system_platform(system, racks);
+  const auto& s = spec.shape;
+  if (s.trays() > kMaxPlatformTrays || s.gpus() > kMaxPlatformGpus)
+    fail("--racks",
+         fmt::format("{} racks of {} make {} trays and {} GPUs, more than a platform may have "
+                     "({} trays, {} GPUs)",
+                     racks, system.name, s.trays(), s.gpus(), kMaxPlatformTrays, kMaxPlatformGpus));
+  return spec;
+}
+
+void apply(const FabricFlags& given, FabricParams& f) {
+  if (given.nvlink_links_per_gpu) f.nvlink_links_per_gpu = *given.nvlink_links_per_gpu;
+  if (given.nvlink_link_bw) f.nvlink_link_bw = *given.nvlink_link_bw;
+  if (given.nvlink_latency) f.nvlink_latency = *given.nvlink_latency;
+  if (given.nic_bw) f.nic_bw = *given.nic_bw;
+  if (given.ib_latency) f.ib_latency = *given.ib_latency;
+  if (given.ib_oversubscription) f.ib_oversubscription = *given.ib_oversubscription;
+  if (given.ib_switch_radix) f.ib_switch_radix = *given.ib_switch_radix;
+  if (given.nvlink_sharp) f.nvlink_sharp = true;
+}
+
 }  // namespace
 
 CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "platform",
-      "write an NVL72 platform file with N racks, and/or the Slurm topology.conf of its leaf\n"
-      "switches (defaults: GB200 NVL72 and ConnectX-7, see docs/model.md)");
-  add_number(*cmd, "--racks", o.racks, 1, 4096, "N", "NVL72 racks, one NVLink domain each (default: 8)");
+      "write the platform file of N racks of a system, and/or the Slurm topology.conf of its\n"
+      "leaf switches (systems and their figures: docs/systems.md; platform: docs/model.md)");
+  cmd->add_option("--system", o.system,
+                  "the system (default: " + std::string(default_system().name) + "), one of\n" +
+                      system_names() + ";\nthe flags below replace its figures")
+      ->type_name("NAME");
+  add_number(*cmd, "--racks", o.racks, 1, 4096, "N",
+             "racks: one NVLink domain each, two per domain on gb200-nvl36x2 (default: 8)");
   add_number(*cmd, "--nvlink-links", o.fabric.nvlink_links_per_gpu, 1, 1024, "N",
-             "NVLinks per GPU, one per NVSwitch chip (18)");
+             "NVLinks per GPU, one per NVSwitch chip (gb200-nvl72: 18)");
   add_number(*cmd, "--nvlink-link-bw", o.fabric.nvlink_link_bw, 1.0, 1e15, "B",
-             "bytes/s each way per NVLink (50e9)");
+             "bytes/s each way per NVLink (gb200-nvl72: 50e9)");
   add_number(*cmd, "--nvlink-latency", o.fabric.nvlink_latency, 0.0, 1.0, "S", "s per NVLink port link (0)");
-  add_number(*cmd, "--nic-bw", o.fabric.nic_bw, 1.0, 1e15, "B", "bytes/s each way per InfiniBand NIC (50e9)");
+  add_number(*cmd, "--nic-bw", o.fabric.nic_bw, 1.0, 1e15, "B",
+             "bytes/s each way per InfiniBand NIC, one per GPU (gb200-nvl72: 50e9)");
   add_number(*cmd, "--ib-latency", o.fabric.ib_latency, 0.0, 1.0, "S", "s per InfiniBand link (0)");
   add_number(*cmd, "--ib-oversubscription", o.fabric.ib_oversubscription, 1.0, 1e6, "R",
              "leaf uplinks carry the leaf's NICs x NIC bandwidth / R (1)");
@@ -80,8 +123,8 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
 }
 
 int platform_command(const PlatformOptions& options) {
-  auto spec = nvl72_platform(options.racks);
-  spec.fabric = options.fabric;
+  auto spec = racks_of(chosen_system(options.system), options.racks);
+  apply(options.fabric, spec.fabric);
   spec.node_names = options.node_names;
   if (!options.topology_output.empty()) {
     // The same tree a run's `tree` policy builds from this platform (sim/policy_setup.cpp).

@@ -1,18 +1,28 @@
 #pragma once
-// `nvlsim platform`: writes an NVL72 platform file and, on request, the Slurm topology.conf its fabric's
-// leaf switches imply (the tree `tree` places under), so users can hand the same tree to their Slurm.
+// `nvlsim platform`: writes the platform file of N racks of a system (models/system_catalog.hpp) and, on
+// request, the Slurm topology.conf its fabric's leaf switches imply (the tree `tree` places under), so
+// users can hand the same tree to their Slurm.
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
-#include "models/fabric_params.hpp"
+#include "models/system_catalog.hpp"
 
 namespace nvlsim {
 
+// The fabric flags given; each replaces the system's figure.
+struct FabricFlags {
+  std::optional<int> nvlink_links_per_gpu, ib_switch_radix;
+  std::optional<double> nvlink_link_bw, nvlink_latency, nic_bw, ib_latency, ib_oversubscription;
+  bool nvlink_sharp = false;
+};
+
 struct PlatformOptions {
+  std::string system{default_system().name};
   int racks = 8;
-  FabricParams fabric;
+  FabricFlags fabric;
   std::string node_names;  // Slurm hostlist naming the trays in order; empty = none
   std::string output;
   std::string topology_output;  // topology.conf of the fabric's leaves, as `tree` sees them; empty = none

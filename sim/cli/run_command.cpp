@@ -15,6 +15,7 @@
 #include "analysis/plot_runner.hpp"
 #include "analysis/run_manifest.hpp"
 #include "models/input_error.hpp"
+#include "models/system_catalog.hpp"
 #include "platforms/platform_writer.hpp"
 #include "sim/cli/number_option.hpp"
 #include "sim/cli/shipped_names.hpp"
@@ -118,7 +119,6 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.default_time = options.default_time;
   manifest.request_shape = request_shaping_name(options.sim.request_shaping);
   manifest.cpus_per_gpu = options.sim.cpus_per_gpu;
-  manifest.cost = options.cost;
   manifest.sample_step = options.sample_step;
 
   auto engine = make_engine(options.engine_args);
@@ -131,6 +131,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
       std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto& shape = platform.spec.shape;
   manifest.platform = {builtin_racks ? fmt::format("built-in nvl72x{}", *builtin_racks) : *options.platform,
+                       platform.spec.system,
+                       shape.racks(),
                        shape.domains,
                        shape.trays(),
                        shape.gpus(),
@@ -143,8 +145,10 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     fail("--cpus-per-gpu",
          fmt::format("must be between 0 and {} ({} CPUs per tray over {} GPUs), got {}", most,
                      shape.cpus_per_tray, shape.gpus_per_tray, options.sim.cpus_per_gpu));
-  manifest.gpus_per_rack = shape.gpus_per_domain();
-  manifest.gpu_hour_usd = gpu_hour_usd(options.cost, manifest.gpus_per_rack);
+  // A rack's price and power are its system's (a domain of NVL36x2 is two racks) unless given.
+  manifest.cost = system_cost(options.cost, system_named(platform.spec.system), options.rack_cost);
+  manifest.gpus_per_rack = shape.gpus_per_rack();
+  manifest.gpu_hour_usd = gpu_hour_usd(manifest.cost, manifest.gpus_per_rack);
 
   const ClassTable classes = run_classes(options);
   SimulationConfig sim = options.sim;

@@ -151,18 +151,18 @@ void add_failure_options(CLI::App& run, RunOptions& o) {
 
 void add_cost_options(CLI::App& run, RunOptions& o) {
   const std::string group =
-      "Idle cost (US$ per GPU-hour; default owner model: US$1.3558 with 72 GPUs per rack)";
+      "Idle cost (US$ per GPU-hour; default: owner model of the system's rack, US$1.3558 on gb200-nvl72)";
   add_number(run, "--gpu-hour-usd", o.cost.rental_gpu_hour_usd, 0.0, 1e6, "X",
              "rental price per GPU-hour; replaces the owner model below")
       ->group(group);
-  add_number(run, "--rack-price-usd", o.cost.rack_price_usd, 0.0, 1e12, "X",
-             "purchase price of one NVL72 rack (default: 3e6)")
+  add_number(run, "--rack-price-usd", o.rack_cost.price_usd, 0.0, 1e12, "X",
+             "purchase price of one rack (default: the system's; gb200-nvl72: 3e6)")
       ->group(group);
   add_number(run, "--amortization-years", o.cost.amortization_years, 0.01, 100.0, "Y",
              "years the price is spread over (default: 4)")
       ->group(group);
-  add_number(run, "--rack-power-kw", o.cost.rack_power_kw, 0.0, 1e6, "P",
-             "power drawn by one rack (default: 120)")
+  add_number(run, "--rack-power-kw", o.rack_cost.power_kw, 0.0, 1e6, "P",
+             "power drawn by one rack (default: the system's; gb200-nvl72: 120)")
       ->group(group);
   add_number(run, "--power-usd-per-kwh", o.cost.power_usd_per_kwh, 0.0, 1e3, "X",
              "electricity price (default: 0.10)")

@@ -28,6 +28,7 @@ struct RunOptions {
   double sample_step = 0;  // --sample: s between timeseries.csv rows; 0 = every change
   bool plots = false;      // --plots: render PNGs with analysis/plot.py
   CostModel cost;
+  RackCostFlags rack_cost;  // given rack price and power; else the platform's system's
   SimulationConfig sim;
   bool comm_fraction_given = false;         // --comm-fraction overrides every class's value
   bool collective_given = false;            // --collective overrides every communicating class's one

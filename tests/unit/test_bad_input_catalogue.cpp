@@ -40,6 +40,35 @@ const std::string kPlatformHead =
 const std::string kLink = "<link id=\"l\" bandwidth=\"1Bps\" latency=\"0s\"/>";
 const std::string kRoute = "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>";
 
+// A root zone carrying nvlsim's properties, "key=value" each.
+std::string nvlsim_platform(const std::vector<std::string>& properties) {
+  std::string zone = kPlatformHead + "<zone id=\"nvlsim\" routing=\"Full\">\n";
+  for (const std::string& p : properties) {
+    const auto eq = p.find('=');
+    zone += "<prop id=\"nvlsim." + p.substr(0, eq) + "\" value=\"" + p.substr(eq + 1) + "\"/>\n";
+  }
+  return zone + "</zone></platform>\n";
+}
+
+// One GB200 NVL72 domain's properties, and what they describe.
+const std::vector<std::string> kOneDomain = {"format_version=2",
+                                             "domains=1",
+                                             "trays_per_domain=18",
+                                             "gpus_per_tray=4",
+                                             "nvlink_links_per_gpu=18",
+                                             "nvlink_link_bw=5e10",
+                                             "nvlink_latency=0",
+                                             "nic_bw=5e10",
+                                             "ib_latency=0",
+                                             "ib_oversubscription=1",
+                                             "nvlink_sharp=0",
+                                             "ib_switch_radix=64"};
+
+std::vector<std::string> with(std::vector<std::string> properties, const std::string& more) {
+  properties.push_back(more);
+  return properties;
+}
+
 std::vector<BadInput> catalogue() {
   return {
       // Traces.
@@ -110,6 +139,22 @@ std::vector<BadInput> catalogue() {
        "--platform p.xml",
        2,
        {"p.xml: Parse error at p.xml:4", "Bad attribute `val'"}},
+      {"a platform of a system nvlsim does not know",
+       {{"p.xml", nvlsim_platform(with(kOneDomain, "system=gb100-nvl8"))}},
+       "--platform p.xml",
+       2,
+       {"p.xml: property nvlsim.system: unknown system \"gb100-nvl8\" (known: gb200-nvl72, "}},
+      {"a platform whose racks per domain do not divide its trays",
+       {{"p.xml", nvlsim_platform(with(kOneDomain, "racks_per_domain=4"))}},
+       "--platform p.xml",
+       2,
+       {"p.xml: property nvlsim.racks_per_domain: 4 does not divide the domain's 18 trays"}},
+      {"a platform of zones without the bandwidth between them",
+       {{"p.xml", nvlsim_platform(with(kOneDomain, "zones_per_domain=2"))}},
+       "--platform p.xml",
+       2,
+       {"p.xml: property nvlsim.inter_zone_bw: missing: a domain of 2 zones needs the bandwidth between "
+        "them"}},
       {"a platform with an element SimGrid does not know",
        {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Full\"><bogus/></zone></platform>\n"}},
        "--platform p.xml",
@@ -228,6 +273,25 @@ std::vector<BadInput> catalogue() {
        "platform --racks 2 -o /dev/full",
        1,
        {"/dev/full: write failed: No space left on device"}},
+      {"a system nvlsim does not know",
+       {},
+       "platform --system gb100-nvl8 --racks 2 -o p.xml",
+       2,
+       {"nvlsim: --system: unknown system \"gb100-nvl8\" (known: gb200-nvl72, gb300-nvl72, gb200-nvl36x2, "
+        "vr-nvl144, vr-ultra-nvl576)"}},
+      {"an odd number of racks of a two-rack NVLink domain",
+       {},
+       "platform --system gb200-nvl36x2 --racks 3 -o p.xml",
+       2,
+       {"nvlsim: --racks: gb200-nvl36x2 joins 2 racks into one NVLink domain: must be a multiple of 2, got "
+        "3"}},
+      {"more racks of NVL576 than a platform may hold",
+       {},
+       "platform --system vr-ultra-nvl576 --racks 4096 -o p.xml",
+       2,
+       {"nvlsim: --racks: 4096 racks of vr-ultra-nvl576 make 294912 trays and 589824 GPUs, more than a "
+        "platform "
+        "may have (262144 trays, 1048576 GPUs)"}},
       {"a topology written to a full disk",
        {},
        "platform --racks 2 --write-topology /dev/full",

@@ -86,3 +86,42 @@ TEST_CASE("sizes whose product overflows are errors, not wrapped counts", "[plat
   fits["domains"] = "14563";
   CHECK(read(fits).shape.gpus() == 14563 * 72);
 }
+
+TEST_CASE("a file without a system is GB200 NVL72, and a system fills in what its file leaves out",
+          "[platform][systems]") {
+  const nvlsim::PlatformSpec old = read(nvl72x2());
+  CHECK(old.system == "gb200-nvl72");
+  CHECK(old.shape.racks() == 2);
+  CHECK(old.shape.zones_per_domain == 1);
+  auto properties = nvl72x2();
+  properties["system"] = "gb200-nvl36x2";
+  CHECK(read(properties).shape.racks() == 4);  // two racks per domain
+  properties["racks_per_domain"] = "3";
+  CHECK(read(properties).shape.racks() == 6);  // the file's own figure wins
+  properties = nvl72x2();
+  properties["system"] = "vr-ultra-nvl576";
+  properties["trays_per_domain"] = "72";
+  const nvlsim::PlatformSpec kyber = read(properties);
+  CHECK(kyber.shape.zones_per_domain == 4);
+  CHECK(kyber.fabric.inter_zone_bw == nvlsim::system_named("vr-ultra-nvl576").inter_zone_bw.value);
+  properties["inter_zone_bw"] = "1e12";
+  CHECK(read(properties).fabric.inter_zone_bw == 1e12);
+}
+
+TEST_CASE("a platform's system, racks and zones are checked", "[platform][systems][errors]") {
+  CHECK(error_with("system", "gb100").starts_with("p.xml: property nvlsim.system: unknown system \"gb100\""));
+  CHECK(error_with("zones_per_domain", "5") ==
+        "p.xml: property nvlsim.zones_per_domain: 5 does not divide the domain's 18 trays");
+  CHECK(error_with("racks_per_domain", "0") ==
+        "p.xml: property nvlsim.racks_per_domain: must be in [1, 1024], got 0");
+  auto properties = nvl72x2();
+  properties["zones_per_domain"] = "2";
+  properties["inter_zone_bw"] = "0";
+  try {
+    read(properties);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "p.xml: property nvlsim.inter_zone_bw: must be in [1, 1000000000000000], got 0");
+  }
+}
