@@ -1,13 +1,20 @@
-// nvlsim-placement-bench: the cost of one placement decision, apart from the simulation around it.
-// nvlsim-bench times whole replays, where a policy's choices also change how many flows SimGrid solves;
-// this times only PlacementPolicy::place on the same seeded cluster states for every policy, so two
-// builds (or two policies) can be compared decision for decision.
+// nvlsim-placement-bench: the cost of one placement decision, and of one scheduling pass, apart from the
+// simulation around them. nvlsim-bench times whole replays, where a policy's choices also change how many
+// flows SimGrid solves; this times only PlacementPolicy::place, or only the pass that calls it
+// (easy_backfill), on seeded states that are the same from build to build, so two builds (or two
+// policies) can be compared decision for decision and pass for pass.
 //
-//   nvlsim-placement-bench [--racks 8,64,256] [--policy per-gpu,tree,...] [--states N] [--out FILE]
+//   nvlsim-placement-bench [--racks 8,64,256,1000] [--policy per-gpu,tree,...] [--states N] [--out FILE]
+//   nvlsim-placement-bench --pass [--queue 10,100,1000,10000] [--repeats K] [--racks ...] [--policy ...]
+//                          [--states N] [--out FILE]
 // (default: every registered policy)
 //
-// States: each tray is idle, wholly busy or partly busy (each GPU busy with probability 1/2), at three
-// loads; requests: 1 to 512 GPUs. Prints ns per call; --out writes the same figures as JSON.
+// Placement (the default): each tray is idle, wholly busy or partly busy (each GPU busy with probability
+// 1/2), at three loads; requests: 1 to 512 GPUs; --states 300 by default. Prints ns per call.
+// --pass: machines filled by the policy with the built-in job mix until full, and queues of the mix's
+// next jobs (tests/bench/pass_cost.hpp); --states 10 machines by default, each pass timed --repeats 3
+// times. Prints ns per pass and per queued job.
+// --out writes the printed figures as JSON.
 
 #include <chrono>
 #include <cstdint>
@@ -23,6 +30,7 @@
 
 #include "schedulers/cluster_state.hpp"
 #include "schedulers/policy_registry.hpp"
+#include "tests/bench/pass_cost.hpp"
 
 namespace {
 
@@ -32,6 +40,12 @@ std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ',');) out.push_back(part);
+  return out;
+}
+
+std::vector<int> split_ints(const std::string& text) {
+  std::vector<int> out;
+  for (const auto& part : split(text)) out.push_back(std::stoi(part));
   return out;
 }
 
@@ -82,39 +96,8 @@ Row measure(int racks, const std::string& spec, int states) {
   return row;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<int> racks{8, 64, 256};
-  std::vector<std::string> policies = policy_names();
-  int states = 300;
-  std::string out;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--racks") {
-        racks.clear();
-        for (const auto& r : split(value)) racks.push_back(std::stoi(r));
-      } else if (arg == "--policy") {
-        policies = split(value);
-      } else if (arg == "--states") {
-        states = std::stoi(value);
-      } else if (arg == "--out") {
-        out = value;
-      } else {
-        throw std::invalid_argument("unknown option " + arg);
-      }
-    }
-    if (states < 1) throw std::invalid_argument("--states must be >= 1");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr,
-                 "nvlsim-placement-bench: %s\nusage: nvlsim-placement-bench [--racks 8,64,256] "
-                 "[--policy per-gpu,tree,...] [--states N] [--out FILE]\n",
-                 e.what());
-    return 2;
-  }
+nlohmann::json run_placement(const std::vector<int>& racks, const std::vector<std::string>& policies,
+                             int states) {
   std::printf("%-6s %-12s %8s %8s %12s\n", "racks", "policy", "calls", "placed", "ns_per_call");
   nlohmann::json json = nlohmann::json::array();
   for (int r : racks) {
@@ -130,6 +113,85 @@ int main(int argc, char** argv) {
                       {"ns_per_call", row.ns_per_call}});
     }
   }
+  return json;
+}
+
+nlohmann::json run_passes(const std::vector<int>& racks, const std::vector<std::string>& policies,
+                          const std::vector<int>& queues, int machines, int repeats) {
+  std::printf("%-6s %-12s %6s %6s %5s %7s %12s %10s %12s\n", "racks", "policy", "queue", "passes", "free",
+              "started", "ns_per_pass", "ns_per_job", "fresh_ns");
+  nlohmann::json json = nlohmann::json::array();
+  for (int r : racks) {
+    for (const auto& p : policies) {
+      for (const PassCost& row : measure_passes(r, p, queues, machines, repeats)) {
+        const double per_job = row.carried_ns / row.queue;
+        std::printf("%-6d %-12s %6d %6d %5.2f %7.1f %12.0f %10.1f %12.0f\n", row.racks, row.policy.c_str(),
+                    row.queue, row.passes, row.free, row.started, row.carried_ns, per_job, row.fresh_ns);
+        std::fflush(stdout);
+        json.push_back({{"racks", row.racks},
+                        {"policy", row.policy},
+                        {"queue", row.queue},
+                        {"passes", row.passes},
+                        {"free", row.free},
+                        {"started", row.started},
+                        {"ns_per_pass", row.carried_ns},
+                        {"ns_per_queued_job", per_job},
+                        {"fresh_reservation_ns_per_pass", row.fresh_ns}});
+      }
+    }
+  }
+  return json;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> racks{8, 64, 256, 1000};
+  std::vector<std::string> policies = policy_names();
+  std::vector<int> queues{10, 100, 1000, 10000};
+  bool pass = false;
+  int states = 0;  // the mode's default
+  int repeats = 3;
+  std::string out;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--pass") {
+        pass = true;
+        continue;
+      }
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      const std::string value = argv[++i];
+      if (arg == "--racks") {
+        racks = split_ints(value);
+      } else if (arg == "--policy") {
+        policies = split(value);
+      } else if (arg == "--queue") {
+        queues = split_ints(value);
+      } else if (arg == "--states") {
+        states = std::stoi(value);
+        if (states < 1) throw std::invalid_argument("--states must be >= 1");
+      } else if (arg == "--repeats") {
+        repeats = std::stoi(value);
+        if (repeats < 1) throw std::invalid_argument("--repeats must be >= 1");
+      } else if (arg == "--out") {
+        out = value;
+      } else {
+        throw std::invalid_argument("unknown option " + arg);
+      }
+    }
+    for (int q : queues)
+      if (q < 1) throw std::invalid_argument("--queue lengths must be >= 1");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr,
+                 "nvlsim-placement-bench: %s\nusage: nvlsim-placement-bench [--pass] [--racks 8,64,256,1000] "
+                 "[--policy per-gpu,tree,...] [--queue 10,100,1000,10000] [--states N] [--repeats K] "
+                 "[--out FILE]\n",
+                 e.what());
+    return 2;
+  }
+  const nlohmann::json json = pass ? run_passes(racks, policies, queues, states > 0 ? states : 10, repeats)
+                                   : run_placement(racks, policies, states > 0 ? states : 300);
   if (!out.empty()) {
     std::ofstream file(out);
     file << json.dump(1) << '\n';
