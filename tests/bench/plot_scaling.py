@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""How nvlsim's replay cost scales, from the bench.json nvlsim-bench writes.
+"""How nvlsim's replay cost scales, from the bench.json files nvlsim-bench writes.
 
-    python3 tests/bench/plot_scaling.py BENCH_JSON [OUT_PNG]
+    python3 tests/bench/plot_scaling.py BENCH_JSON... [OUT_PNG]
 
 Runs of one policy without failures only. Left: wall time per policy against the number of jobs, one
 line per platform, with the slope of linear growth for reference. Right: wall time against racks at
-each trace length. OUT_PNG defaults to docs/performance_scaling.png. Needs Debian's python3-matplotlib.
+each trace length. Several files (runs measured at different times) are drawn together; a scenario and
+policy measured in more than one is taken from the last. OUT_PNG (the last argument when it ends in
+.png) defaults to docs/performance_scaling.png. Needs Debian's python3-matplotlib.
 """
 
 import json
@@ -18,8 +20,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
-POLICY_COLORS = {"per-gpu": "tab:blue", "block": "tab:orange", "sub-block": "tab:green"}
-RACK_STYLES = {8: ":", 64: "-", 256: "--"}
+POLICY_COLORS = {"per-gpu": "tab:blue", "block": "tab:orange", "sub-block": "tab:green", "tree": "tab:red"}
+RACK_STYLES = {8: ":", 64: "-", 256: "--", 1000: "-."}
 
 
 def series(runs, key, fixed):
@@ -34,13 +36,25 @@ def color(policy):
     return POLICY_COLORS.get(policy, "tab:gray")
 
 
+def load_runs(paths):
+    """The runs of every file, the last file's where a scenario and policy repeat, and the files' cores."""
+    runs, cores = {}, set()
+    for path in paths:
+        bench = json.loads(pathlib.Path(path).read_text())
+        cores.add(bench.get("cores", "?"))
+        for run in bench["runs"]:
+            runs[(run["scenario"], run["policy"])] = run
+    return list(runs.values()), "/".join(str(c) for c in sorted(cores, key=str))
+
+
 def main(argv):
-    if len(argv) not in (2, 3):
+    args = argv[1:]
+    out = pathlib.Path(args.pop() if len(args) > 1 and args[-1].endswith(".png") else "docs/performance_scaling.png")
+    if not args:
         sys.exit(__doc__)
-    bench = json.loads(pathlib.Path(argv[1]).read_text())
-    out = pathlib.Path(argv[2] if len(argv) == 3 else "docs/performance_scaling.png")
+    runs, cores = load_runs(args)
     # One policy at a time and no failures: the rows the scaling targets are about.
-    runs = [r for r in bench["runs"] if r["policy"] != "all" and not r["scenario"].endswith("-fail")]
+    runs = [r for r in runs if r["policy"] != "all" and not r["scenario"].endswith("-fail")]
 
     fig, (by_jobs, by_racks) = plt.subplots(1, 2, figsize=(12, 4.8))
     for (policy, racks), points in sorted(series(runs, "jobs", "racks").items()):
@@ -70,7 +84,7 @@ def main(argv):
     by_racks.grid(True, which="both", alpha=0.3)
     by_racks.legend(fontsize=7, ncol=2)
 
-    fig.suptitle(f"nvlsim-bench on {bench.get('cores', '?')} cores: wall time of one policy's replay")
+    fig.suptitle(f"nvlsim-bench on {cores} cores: wall time of one policy's replay")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     print(f"wrote {out}")
