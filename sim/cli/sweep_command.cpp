@@ -51,13 +51,19 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
       "--no-resume", [&o] { o.resume = false; }, "run again the runs already finished");
   CLI::App* collect = sweep->add_subcommand(
       "collect", "rebuild DIR's sweep.csv and sweep_summary.csv from the runs finished, listing the others");
-  collect->add_option("dir", o.dir, "the sweep's folder (--out of the sweep)")->type_name("DIR")->required();
+  collect->add_option("dir", o.dir, "the sweep's folder (--out of the sweep)")->type_name("DIR");
   CLI::App* run_one =
       sweep->add_subcommand("run-one", "run I of the sweep in DIR (what each run process does)");
-  run_one->add_option("dir", o.dir, "the sweep's folder")->type_name("DIR")->required();
+  run_one->add_option("dir", o.dir, "the sweep's folder")->type_name("DIR");
   add_number(*run_one, "index", o.index, std::size_t{0}, SIZE_MAX, "I",
-             "the run, from 0 in sweep-grid.json's runs")
-      ->required();
+             "the run, from 0 in sweep-grid.json's runs");
+  for (CLI::App* command : {collect, run_one})
+    command->final_callback([command, &o] {
+      const bool one = command == command->get_parent()->get_subcommand("run-one");
+      if (o.dir.empty() || (one && command->count("index") == 0))
+        fail("sweep " + command->get_name(), fmt::format("expected {} (see nvlsim sweep {} --help)",
+                                                         one ? "DIR and I" : "DIR", command->get_name()));
+    });
   sweep->final_callback([sweep, &o] {
     if (!sweep->get_subcommands().empty()) return;
     if (o.grid.empty()) fail("sweep", "a GRID file is required (see nvlsim sweep --help)");

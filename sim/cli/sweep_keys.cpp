@@ -31,7 +31,7 @@ void add_keys(const CLI::App& command, const Command& c, std::vector<GridKey>& k
     if (name == "help" || std::ranges::find(c.set_by_sweep, name) != c.set_by_sweep.end()) continue;
     const std::string type = opt->get_type_name();
     keys.push_back(
-        {std::string(c.prefix) + name, opt->get_type_size() != 0, type == "FILE" || type == "SOURCE"});
+        {std::string(c.prefix) + name, opt->get_expected_max() != 0, type == "FILE" || type == "SOURCE"});
   }
 }
 
