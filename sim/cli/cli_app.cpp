@@ -75,13 +75,18 @@ CliOptions parse_cli(std::span<const std::string> args) {
   CLI::App* platform = add_platform_command(app, o.platform);
   const WorkloadCommands workload = add_workload_command(app, o.mix, o.convert);
   CLI::App* probe = add_probe_command(app, o.probe);
-  const std::vector<CLI::App*> apps = {
-      &app, run, platform, workload.mix->get_parent(), workload.mix, workload.convert, probe};
+  const SweepCommands sweep = add_sweep_command(app, o.sweep);
+  const std::vector<CLI::App*> apps = {&app,          run,
+                                       platform,      workload.mix->get_parent(),
+                                       workload.mix,  workload.convert,
+                                       probe,         sweep.sweep,
+                                       sweep.collect, sweep.run_one};
   for (CLI::App* a : apps) {
     a->allow_extras();  // reported by check_arguments, naming the option
     a->parse_complete_callback([a] { check_arguments(a); });
   }
   workload.mix->get_parent()->require_subcommand(0, 1);
+  sweep.sweep->require_subcommand(0, 1);
 
   std::vector<std::string> reversed = with_command(args);
   std::reverse(reversed.begin(), reversed.end());  // as CLI11 takes them
@@ -102,6 +107,9 @@ CliOptions parse_cli(std::span<const std::string> args) {
   if (workload.mix->parsed()) o.command = Command::workload_mix;
   if (workload.convert->parsed()) o.command = Command::workload_convert;
   if (probe->parsed()) o.command = Command::probe;
+  if (sweep.sweep->parsed()) o.command = Command::sweep;
+  if (sweep.collect->parsed()) o.command = Command::sweep_collect;
+  if (sweep.run_one->parsed()) o.command = Command::sweep_run_one;
   return o;
 }
 

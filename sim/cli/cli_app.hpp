@@ -7,11 +7,23 @@
 #include "sim/cli/platform_command.hpp"
 #include "sim/cli/probe_command.hpp"
 #include "sim/cli/run_options.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/workload_command.hpp"
 
 namespace nvlsim {
 
-enum class Command { run, platform, workload_mix, workload_convert, probe, help, version };
+enum class Command {
+  run,
+  platform,
+  workload_mix,
+  workload_convert,
+  probe,
+  sweep,
+  sweep_collect,
+  sweep_run_one,
+  help,
+  version
+};
 
 struct CliOptions {
   Command command = Command::run;
@@ -20,6 +32,7 @@ struct CliOptions {
   WorkloadMixOptions mix;
   WorkloadConvertOptions convert;
   ProbeOptions probe;
+  SweepOptions sweep;
   std::string text;  // the --help or --version text to print
 };
 

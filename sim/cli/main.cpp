@@ -7,6 +7,7 @@
 #include "models/input_error.hpp"
 #include "sim/cli/cli_app.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_run_one.hpp"
 #include "sim/engine_setup.hpp"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,12 @@ int main(int argc, char** argv) {
         return nvlsim::convert_command(cli.convert);
       case nvlsim::Command::probe:
         return nvlsim::probe_command(cli.probe);
+      case nvlsim::Command::sweep:
+        return nvlsim::sweep_command(cli.sweep);
+      case nvlsim::Command::sweep_collect:
+        return nvlsim::collect_command(cli.sweep);
+      case nvlsim::Command::sweep_run_one:
+        return nvlsim::run_one_command(cli.sweep);
       case nvlsim::Command::run:
         nvlsim::say_when_interrupted();
         return nvlsim::run_command(cli.run, std::vector<std::string>(argv, argv + argc));

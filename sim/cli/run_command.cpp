@@ -38,7 +38,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kDefaultRacks = 8;
 constexpr std::size_t kSkippedShown = 5;
 
 // SimGrid loads platforms from files only, so a built-in one goes through a temporary file.

@@ -8,6 +8,9 @@
 
 namespace nvlsim {
 
+// Racks of the built-in platform a run without --platform replays on (nvl72x8).
+constexpr int kDefaultRacks = 8;
+
 // N for a bare `nvl72xN` or `nvl72xN.xml` (1 <= N <= 4096) that is not an existing file; else nullopt.
 std::optional<int> builtin_platform_racks(const std::string& name);
 

@@ -24,8 +24,8 @@ std::string policies_of(const std::filesystem::path& out) {
 
 TEST_CASE("every command has a generated help on stdout and exits 0", "[cli][e2e]") {
   const auto dir = scratch_dir("cli-help");
-  for (const char* command :
-       {"", "run ", "platform ", "workload ", "workload mix ", "workload convert ", "probe "}) {
+  for (const char* command : {"", "run ", "platform ", "workload ", "workload mix ", "workload convert ",
+                              "probe ", "sweep ", "sweep collect ", "sweep run-one "}) {
     const auto r = run_nvlsim(std::string(command) + "--help", dir);
     INFO(command << r.err);
     CHECK(r.status == 0);

@@ -1,0 +1,107 @@
+#include "sim/cli/sweep_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "sim/cli/number_option.hpp"
+#include "sim/cli/sweep_keys.hpp"
+#include "sim/sweep/local_runner.hpp"
+#include "sim/sweep/plan_file.hpp"
+#include "sim/sweep/sweep_collect.hpp"
+
+namespace nvlsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Why a run has not finished: the first line of its error.txt, or that it has not run.
+std::string unfinished_text(const fs::path& dir, const SweepRun& run) {
+  const fs::path error = error_path(run_dir(dir, run));
+  std::ifstream in(error);
+  std::string line;
+  if (in && std::getline(in, line)) return fmt::format("failed: {} ({})", line, error.string());
+  return "not run";
+}
+
+std::string written(const fs::path& dir) {
+  return fmt::format("{}, {}", (dir / "sweep.csv").string(), (dir / "sweep_summary.csv").string());
+}
+
+}  // namespace
+
+SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "run every cell of a grid of settings once per seed, each run a normal `nvlsim run`, and\n"
+      "write sweep.csv and sweep_summary.csv (mean, sd and 95% interval over the seeds);\n"
+      "finished runs are kept and skipped next time (docs/sweep.md)");
+  sweep->add_option("grid", o.grid, "the grid, YAML or JSON (docs/sweep.md)")->type_name("GRID");
+  sweep->add_option("--out", o.out, "the sweep's folder: runs/, sweep-grid.json and the tables (required)")
+      ->type_name("DIR");
+  add_number(*sweep, "--jobs", o.jobs, 1, 4096, "N",
+             "runs at once, one process each (default: one per core)");
+  sweep->add_flag("-q,--quiet", o.quiet, "no progress and no closing line on stderr (failures are reported)");
+  sweep->add_flag_callback(
+      "--no-resume", [&o] { o.resume = false; }, "run again the runs already finished");
+  CLI::App* collect = sweep->add_subcommand(
+      "collect", "rebuild DIR's sweep.csv and sweep_summary.csv from the runs finished, listing the others");
+  collect->add_option("dir", o.dir, "the sweep's folder (--out of the sweep)")->type_name("DIR");
+  CLI::App* run_one =
+      sweep->add_subcommand("run-one", "run I of the sweep in DIR (what each run process does)");
+  run_one->add_option("dir", o.dir, "the sweep's folder")->type_name("DIR");
+  add_number(*run_one, "index", o.index, std::size_t{0}, SIZE_MAX, "I",
+             "the run, from 0 in sweep-grid.json's runs");
+  for (CLI::App* command : {collect, run_one})
+    command->final_callback([command, &o] {
+      const bool one = command == command->get_parent()->get_subcommand("run-one");
+      if (o.dir.empty() || (one && command->count("index") == 0))
+        fail("sweep " + command->get_name(), fmt::format("expected {} (see nvlsim sweep {} --help)",
+                                                         one ? "DIR and I" : "DIR", command->get_name()));
+    });
+  sweep->final_callback([sweep, &o] {
+    if (!sweep->get_subcommands().empty()) return;
+    if (o.grid.empty()) fail("sweep", "a GRID file is required (see nvlsim sweep --help)");
+    if (o.out.empty()) fail("sweep", "--out DIR is required");
+  });
+  return {sweep, collect, run_one};
+}
+
+int sweep_command(const SweepOptions& options) {
+  const GridKeys keys = sweep_grid_keys();
+  const SweepPlan plan = make_plan(read_grid(options.grid, keys), keys);
+  const fs::path dir = options.out;
+  write_plan(dir, plan);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const LocalRunnerResult ran =
+      run_locally(dir, plan,
+                  {fs::read_symlink("/proc/self/exe"), options.jobs > 0 ? options.jobs : cores,
+                   !options.quiet && ::isatty(STDERR_FILENO), options.resume});
+  collect_sweep(dir, plan);
+  if (!options.quiet)
+    std::fprintf(stderr, "nvlsim sweep: %zu runs: %zu run now, %zu already finished, %zu failed; wrote %s\n",
+                 plan.runs.size(), ran.succeeded, ran.skipped, ran.failed, written(dir).c_str());
+  return ran.failed > 0 ? 1 : 0;
+}
+
+int collect_command(const SweepOptions& options) {
+  const fs::path dir = options.dir;
+  const SweepPlan plan = read_plan(dir);
+  const Collected c = collect_sweep(dir, plan);
+  std::string report = fmt::format("nvlsim sweep collect: {} of {} runs finished; wrote {}\n", c.finished,
+                                   plan.runs.size(), written(dir));
+  for (const std::size_t i : c.unfinished) {
+    const SweepRun& run = plan.runs[i];
+    report += fmt::format("  run {} (cell {}, seed {}, {}): {}\n", i, run.cell, run.seed,
+                          run_dir(dir, run).string(), unfinished_text(dir, run));
+  }
+  std::fputs(report.c_str(), stderr);
+  return c.unfinished.empty() ? 0 : 1;
+}
+
+}  // namespace nvlsim

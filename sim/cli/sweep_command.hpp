@@ -1,0 +1,37 @@
+#pragma once
+// `nvlsim sweep GRID --out DIR`: every run of a grid (docs/sweep.md), locally, then the tidy tables;
+// `nvlsim sweep collect DIR`: the tables from whatever finished; `nvlsim sweep run-one DIR I`: one run of
+// the plan in DIR, as the sweep starts it.
+
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace nvlsim {
+
+struct SweepOptions {
+  std::string grid;
+  std::string out;
+  int jobs = 0;  // 0: one per core
+  bool quiet = false;
+  bool resume = true;
+  std::string dir;        // collect, run-one
+  std::size_t index = 0;  // run-one
+};
+
+struct SweepCommands {
+  CLI::App* sweep;
+  CLI::App* collect;
+  CLI::App* run_one;
+};
+
+// Declares `sweep` and its subcommands `collect` and `run-one` on `app`, filling `o`.
+SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o);
+
+// Return the exit status: 1 when a run failed or (collect) is not finished. Throw InputError for a bad
+// grid or plan.
+int sweep_command(const SweepOptions& options);
+int collect_command(const SweepOptions& options);
+
+}  // namespace nvlsim
