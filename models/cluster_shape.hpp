@@ -1,8 +1,8 @@
 #pragma once
 // The counting shape of an NVL72-style cluster: NVLink domains of trays of GPUs.
 // GPU id = domain * gpus_per_domain + index inside the domain; tray id = GPU id / gpus_per_tray.
-// A domain may span racks (NVL36x2: 2) and hold zones of consecutive trays (NVL576: 4); both divide
-// trays_per_domain.
+// A domain may span racks (NVL36x2: 2) and hold zones (NVL576: 4), each of consecutive trays; both divide
+// trays_per_domain. Rack k of the machine holds trays [k, k + 1) x trays_per_domain / racks_per_domain.
 
 namespace nvlsim {
 

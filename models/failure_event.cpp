@@ -38,7 +38,7 @@ int component_count(Component c, const ClusterShape& shape, int switches) {
     case Component::nvlink:
       return shape.gpus() * switches;
     case Component::rack:
-      return shape.domains;
+      return shape.racks();
   }
   return 0;
 }
@@ -60,8 +60,8 @@ std::vector<int> gpus_taken_down(Component c, int id, const ClusterShape& shape)
     case Component::tray:
       range(shape.first_gpu_of_tray(id), shape.gpus_per_tray);
       break;
-    case Component::rack:
-      range(id * shape.gpus_per_domain(), shape.gpus_per_domain());
+    case Component::rack:  // a domain's racks hold consecutive trays, so rack k starts at GPU k x its GPUs
+      range(id * shape.gpus_per_rack(), shape.gpus_per_rack());
       break;
     case Component::nvswitch:
     case Component::nvlink:

@@ -10,7 +10,8 @@
 namespace nvlsim {
 
 // Ids: gpu = GPU id; tray = GPU id / gpus_per_tray; nvswitch = domain x switches + k;
-// nvlink = GPU id x switches + k (the GPU's link to switch k); nic = the GPU id it serves; rack = domain.
+// nvlink = GPU id x switches + k (the GPU's link to switch k); nic = the GPU id it serves;
+// rack = domain x racks_per_domain + r, the physical rack: on NVL72 the domain, on NVL36x2 half of one.
 enum class Component { gpu, tray, nvswitch, nvlink, nic, rack };
 
 inline constexpr Component kComponents[] = {Component::gpu,    Component::tray, Component::nvswitch,

@@ -152,16 +152,29 @@ FailureModel llama3_failure_model() {
   return make_llama3();
 }
 
+std::optional<FailureModel> builtin_failure_model(std::string_view name) {
+  if (name == "llama3") return make_llama3();
+  if (name != "llama3+midplane") return std::nullopt;
+  FailureModel m = make_llama3();
+  m[Component::rack] = {.mtbf_hours = kMidplaneMtbfHours,
+                        .mttr_hours = kMidplaneMttrHours,
+                        .repair = RepairDistribution::fixed};
+  return m;
+}
+
 FailureModel read_failure_model(const std::filesystem::path& path) {
   const std::string file = path.string();
   const json doc = read_json_file(path);
   if (!doc.is_object()) fail(file, "top level", "expected an object");
   FailureModel model = make_llama3();
   if (const auto base = doc.find("base"); base != doc.end()) {
+    const auto builtin = base->is_string() ? builtin_failure_model(base->get<std::string>()) : std::nullopt;
     if (*base == "none")
       model = FailureModel{};
-    else if (*base != "llama3")
-      fail(file, "base", "expected \"llama3\" or \"none\"");
+    else if (builtin)
+      model = *builtin;
+    else
+      fail(file, "base", "expected \"llama3\", \"llama3+midplane\" or \"none\"");
   }
   for (const auto& [key, value] : doc.items()) {
     if (key != "base" && key != "components" && key != "rate_scale") fail(file, key, "unknown field");

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/failure_event.hpp"
@@ -39,12 +40,23 @@ struct FailureModel {
 // gives the mapping.
 FailureModel llama3_failure_model();
 
-// Reads FILE.json: {"base": "llama3"|"none", "rate_scale": x, "components": {"gpu": {"mtbf_hours": ...,
-// "life": "exponential"|"weibull", "weibull_shape": k, "mttr_hours": ..., "repair": "fixed"|"exponential"|
-// "lognormal", "lognormal_sigma": s}, ...}}. Listed fields override the base. Every value must be finite
-// and inside the bounds docs/inputs.md lists (MTBF 0 or in [1, 1e9] h, MTTR in [0.01, 1e9] h, Weibull
-// shape in [0.1, 10], lognormal sigma in (0, 3], rate_scale in (0, 1e6]). Throws InputError naming the
-// file and the field.
+// Rubin Ultra NVL576's midplane (seed nvl72-to-nvl576-evolution §10.1, DOMAIN.md §4): a fault in the
+// rack's PCB midplane sends the whole rack back to the factory. The seed estimates a system MTBF of
+// 5,000-10,000 h and a return of 2-4 weeks; the model takes the middle of each, 8,000 h and a fixed
+// 504 h (3 weeks), per physical rack.
+inline constexpr double kMidplaneMtbfHours = 8000;
+inline constexpr double kMidplaneMttrHours = 504;
+
+// The built-in models by name: "llama3", and "llama3+midplane" (llama3 with whole-rack midplane faults
+// added); nullopt for any other name. `--failures NAME` and a model file's "base" take these names.
+std::optional<FailureModel> builtin_failure_model(std::string_view name);
+
+// Reads FILE.json: {"base": "llama3"|"llama3+midplane"|"none", "rate_scale": x, "components": {"gpu":
+// {"mtbf_hours": ..., "life": "exponential"|"weibull", "weibull_shape": k, "mttr_hours": ..., "repair":
+// "fixed"|"exponential"|"lognormal", "lognormal_sigma": s}, ...}}. Listed fields override the base. Every
+// value must be finite and inside the bounds docs/inputs.md lists (MTBF 0 or in [1, 1e9] h, MTTR in [0.01,
+// 1e9] h, Weibull shape in [0.1, 10], lognormal sigma in (0, 3], rate_scale in (0, 1e6]). Throws InputError
+// naming the file and the field.
 FailureModel read_failure_model(const std::filesystem::path& path);
 
 // Checks every MTBF after a rate scale divided it (a file's rate_scale, --failure-rate-scale): 0 or in

@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::string_view kOneZone = "does not apply: one zone";
 constexpr std::string_view kSameAsNvl72 = "issue 18 (the same NVLink domain as GB200 NVL72)";
+constexpr std::string_view kNoPartialOperation =
+    "seed nvl72-to-nvl576-evolution §3.2: partial operation is new in NVLink 6; on NVLink 5 a failed tray "
+    "leaves its domain's block unusable (DOMAIN.md §4)";
 
 // DOMAIN.md is the project's domain notes; "issue 18" is the issue's own list of facts; the seed is the
 // source document both cite. Bandwidths are bytes/s each way.
@@ -27,7 +30,8 @@ const std::array<SystemFacts, 5> kSystems = {{
      {0, kOneZone},
      {50e9, "DOMAIN.md §1 (one ConnectX-7 400 Gb/s per GPU)"},
      {120, "DOMAIN.md §1 (~120–132 kW; the low end)"},
-     {3e6, "DOMAIN.md §1 (~US$2–3.1M, third-party; a parameter)"}},
+     {3e6, "DOMAIN.md §1 (~US$2–3.1M, third-party; a parameter)"},
+     {false, kNoPartialOperation}},
     {"gb300-nvl72",
      "GB300 NVL72",
      {4, kSameAsNvl72},
@@ -40,7 +44,8 @@ const std::array<SystemFacts, 5> kSystems = {{
      {100e9, "DOMAIN.md §1, issue 18 (ConnectX-8 800 Gb/s per GPU)"},
      {142, "DOMAIN.md §1 (GB300 up to ~142 kW)"},
      {3.5e6,
-      "assumed: no source prices it; GB200 NVL72's US$3M plus a sixth for Blackwell Ultra and ConnectX-8"}},
+      "assumed: no source prices it; GB200 NVL72's US$3M plus a sixth for Blackwell Ultra and ConnectX-8"},
+     {false, kNoPartialOperation}},
     {"gb200-nvl36x2",
      "GB200 NVL36x2",
      {4, "DOMAIN.md §1 (the GB200 compute tray)"},
@@ -52,8 +57,8 @@ const std::array<SystemFacts, 5> kSystems = {{
      {0, kOneZone},
      {50e9, "assumed: GB200 NVL72's ConnectX-7 (DOMAIN.md §1)"},
      {66, "assumed: half of gb200-nvl72's 120 kW plus a tenth for the switch trays each rack carries"},
-     {1.65e6,
-      "assumed: half of gb200-nvl72's US$3M plus a tenth for its switch trays and cross-rack cables"}},
+     {1.65e6, "assumed: half of gb200-nvl72's US$3M plus a tenth for its switch trays and cross-rack cables"},
+     {false, kNoPartialOperation}},
     {"vr-nvl144",
      "Vera Rubin NVL144",
      {4, "assumed: NVL72's trays of 4 (72 packages, 144 dies, per rack)"},
@@ -66,7 +71,10 @@ const std::array<SystemFacts, 5> kSystems = {{
      {0, kOneZone},
      {200e9, "issue 18 (ConnectX-9 1.6 Tb/s per GPU; 28.8 TB/s = 72 × 200 GB/s both ways, as NVLink's 260)"},
      {200, "issue 18 (~200 kW per rack; seed §7)"},
-     {4.5e6, "assumed: no source prices it; 1.5 × gb200-nvl72's US$3M"}},
+     {4.5e6, "assumed: no source prices it; 1.5 × gb200-nvl72's US$3M"},
+     {true,
+      "seed nvl72-to-nvl576-evolution §3.2, DOMAIN.md §4 (NVLink 6: a failed tray is isolated, the rest "
+      "of the domain runs degraded)"}},
     {"vr-ultra-nvl576",
      "Rubin Ultra NVL576 (Kyber)",
      {2, "issue 18 (144 packages of 4 dies in 4 zones × 18 trays: 2 per tray)"},
@@ -81,7 +89,8 @@ const std::array<SystemFacts, 5> kSystems = {{
      {400, "issue 18 (400+ kW per rack; seed §7)"},
      {12e6,
       "seed nvl72-to-nvl576-evolution §2.5: ~US$6M/yr depreciation against ~US$3M/yr for two NVL72s, "
-      "so 4 × gb200-nvl72's US$3M"}},
+      "so 4 × gb200-nvl72's US$3M"},
+     {true, "seed nvl72-to-nvl576-evolution §3.2 (NVLink 6; \"a must-have\" for a domain of 576 dies)"}},
 }};
 
 }  // namespace

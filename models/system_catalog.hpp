@@ -32,6 +32,9 @@ struct SystemFacts {
   Sourced<double> nic_bw;          // bytes/s each way per GPU
   Sourced<double> rack_power_kw;   // one physical rack
   Sourced<double> rack_price_usd;  // one physical rack
+  // NVLink 6's partial operation: a failed compute tray is isolated and the rest of its domain goes on,
+  // so under `block` the domain stays a block of its up trays (docs/failures.md).
+  Sourced<bool> partial_operation;
 
   int gpus_per_domain() const { return trays_per_domain.value * gpus_per_tray.value; }
   int gpus_per_rack() const { return gpus_per_domain() / racks_per_domain.value; }

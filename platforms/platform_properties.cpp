@@ -108,6 +108,7 @@ PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::s
           "inter_zone_bw",
           fmt::format("missing: a domain of {} zones needs the bandwidth between them", s.zones_per_domain));
   }
+  spec.partial_operation = props.get_or<int>("partial_operation", 0, 1, 0) != 0;
   if (const char* names = props.optional("node_names")) spec.node_names = names;
   return spec;
 }

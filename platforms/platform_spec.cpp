@@ -19,6 +19,7 @@ PlatformSpec system_platform(const SystemFacts& system, int racks) {
   s.gpus_per_tray = system.gpus_per_tray.value;
   s.racks_per_domain = racks_per_domain;
   s.zones_per_domain = system.zones_per_domain.value;
+  spec.partial_operation = system.partial_operation.value;
   auto& f = spec.fabric;
   f.nvlink_links_per_gpu = system.nvlink_links_per_gpu.value;
   f.nvlink_link_bw = system.nvlink_link_bw.value;

@@ -19,6 +19,9 @@ struct PlatformSpec {
   std::string system{default_system().name};
   ClusterShape shape;
   FabricParams fabric;
+  // A down tray leaves its domain's block instead of closing it (SystemFacts::partial_operation). The
+  // file's nvlsim.partial_operation; off when absent, so files written before it behave as they did.
+  bool partial_operation = false;
   std::string node_names;  // Slurm hostlist naming the trays in order; empty when the file has none
 };
 

@@ -53,6 +53,8 @@ std::string platform_xml(const PlatformSpec& spec) {
   prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
   prop(out, in, "nvlink_sharp", f.nvlink_sharp ? "1" : "0");
   prop(out, in, "ib_switch_radix", std::to_string(f.ib_switch_radix));
+  // Only when on: a file without it reads as off, and NVLink 5 systems' files stay as they were.
+  if (spec.partial_operation) prop(out, in, "partial_operation", "1");
   if (!spec.node_names.empty()) prop(out, in, "node_names", spec.node_names);
   // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).
   const NvlinkDomainGraph domain(s.gpus_per_domain(), f.nvlink_links_per_gpu, f.nvlink_link_bw);

@@ -14,21 +14,23 @@
 
 namespace nvlsim {
 
-BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes)
+BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, bool partial_operation)
     : name_(std::move(name)),
       layout_(std::move(layout)),
       min_block_nodes_(min_block_nodes),
+      partial_operation_(partial_operation),
       domain_blocks_(aligned_block_trays(layout_)),
       failed_blocks_(layout_) {}
 
-bool BlockPolicy::whole_domains(const ClusterShape& shape) const {
-  return min_block_nodes_ == 0 && domain_blocks_ == shape.trays_per_domain;
+bool BlockPolicy::whole_domains(const ClusterState& state) const {
+  return min_block_nodes_ == 0 && domain_blocks_ == state.shape().trays_per_domain &&
+         !(partial_operation_ && state.down_gpus() > 0);
 }
 
 bool BlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
   const ClusterShape& shape = state.shape();
   if (state.free_gpus() < request.gpus) return false;
-  if (!whole_domains(shape)) return true;
+  if (!whole_domains(state)) return true;
   // A usable block has every tray idle: its domain has all its GPUs free. The job fits exactly when an
   // aligned group at the smallest level holding it has enough such blocks (choose_blocks).
   const int nodes = nodes_for(shape, request.gpus);
@@ -53,15 +55,17 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   const int blocks = static_cast<int>(layout_.blocks.size());
   // Idle trays of each usable base block; 0 for a block another job runs in or that has too few.
   std::vector<int> offered(blocks, 0);
-  if (whole_domains(state.shape())) {
+  const bool whole = whole_domains(state);
+  if (whole) {
     // Every tray idle is every GPU of the domain free: the state counts that per domain.
     const int trays_per_domain = state.shape().trays_per_domain;
     for (int b = 0; b < blocks; ++b)
       if (state.free_gpus_in_domain(b) == state.shape().gpus_per_domain()) offered[b] = trays_per_domain;
   }
-  for (int b = 0; b < blocks && !whole_domains(state.shape()); ++b) {
+  for (int b = 0; b < blocks && !whole; ++b) {
     const std::vector<int>& trays = layout_.blocks[b];
     int idle = 0;
+    int isolated = 0;  // neither idle nor busy: a down GPU and no job
     bool busy = false;
     for (int tray : trays) {
       if (state.tray_idle(tray)) {
@@ -69,9 +73,11 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
       } else if (tray_busy(state, tray)) {
         busy = true;
         break;
+      } else {
+        ++isolated;
       }
     }
-    if (!busy) offered[b] = offered_trays(idle, static_cast<int>(trays.size()));
+    if (!busy) offered[b] = offered_trays(idle, block_size(static_cast<int>(trays.size()), isolated));
   }
   std::vector<std::uint8_t> used(blocks, 0);
   const std::vector<BlockTake> takes =
@@ -99,7 +105,8 @@ int BlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<cons
   for (const FailedBlock& f : failed_blocks_.of(layout_, state, down_trays)) {
     if (f.busy) continue;
     const int repaired = offered_trays(f.idle_trays + f.repairable_trays, f.trays);
-    const int lost = repaired - offered_trays(f.idle_trays, f.trays) - f.repairable_trays;
+    const int lost =
+        repaired - offered_trays(f.idle_trays, block_size(f.trays, f.repairable_trays)) - f.repairable_trays;
     trays += std::max(0, lost);
   }
   return trays * state.shape().gpus_per_tray + free_gpus_on_down_trays(state, down_trays);
@@ -125,7 +132,7 @@ std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyCo
   if (min_nodes > largest)
     throw InputError(fmt::format("policy spec '{}': min_block_nodes: '{}' is not an integer in [1, {}]",
                                  config.text, min_nodes, largest));
-  return std::make_unique<BlockPolicy>(config.text, std::move(layout), min_nodes);
+  return std::make_unique<BlockPolicy>(config.text, std::move(layout), min_nodes, context.partial_operation);
 }
 
 }  // namespace

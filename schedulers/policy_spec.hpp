@@ -26,6 +26,9 @@ struct PolicyContext {
   std::vector<std::string> node_names{};
   // A Slurm topology.conf / topology.yaml; block policies use its blocks, "tree" its switches.
   std::optional<SlurmTopology> topology{};
+  // NVLink 6's partial operation (PlatformSpec::partial_operation): `block` drops down trays from their
+  // block instead of closing it.
+  bool partial_operation = false;
 };
 
 struct PolicyParam {

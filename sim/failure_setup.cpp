@@ -16,7 +16,8 @@ FailureConfig failure_config(const FailureRequest& request, const LoadedPlatform
     return f;
   }
   f.mode = FailureMode::model;
-  f.model = source == "llama3" ? llama3_failure_model() : read_failure_model(source);
+  const auto builtin = builtin_failure_model(source);
+  f.model = builtin ? *builtin : read_failure_model(source);
   for (auto& c : f.model.components) c.mtbf_hours /= request.rate_scale;
   // A scale of 1e9 on llama3 would leave MTBFs of seconds: the same bound as a file's own rate_scale.
   if (request.rate_scale != 1) check_failure_model(f.model, "nvlsim: --failure-rate-scale");

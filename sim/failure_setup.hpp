@@ -16,7 +16,8 @@ struct FailureRequest {
   std::uint64_t seed = 1;
 };
 
-// "llama3" is the built-in model; a name ending in .csv is a replay file; anything else a model JSON file.
+// "llama3" and "llama3+midplane" are built-in models (builtin_failure_model); a name ending in .csv is a
+// replay file; anything else a model JSON file.
 // Throws InputError naming the file, line and field for bad input.
 FailureConfig failure_config(const FailureRequest& request, const LoadedPlatform& platform);
 

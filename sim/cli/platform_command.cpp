@@ -106,6 +106,9 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
              "ports per InfiniBand switch; a leaf serves N/2 trays per rail (64)");
   cmd->add_flag("--nvlink-sharp", o.fabric.nvlink_sharp,
                 "NVSwitches reduce in place (NVLink SHARP) for all-reduce");
+  add_number(*cmd, "--partial-operation", o.partial_operation, 0, 1, "0|1",
+             "1: a failed tray is isolated and its domain stays a block of the rest\n"
+             "(NVLink 6; default: the system's, 1 on vr-*, docs/failures.md)");
   cmd->add_option("--node-names", o.node_names,
                   "Slurm node name of each tray in order, e.g. \"gb[01-08]n[01-18]\", for\n"
                   "--topology files (default: trays map to nodes by order of appearance;\n"
@@ -125,6 +128,7 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
 int platform_command(const PlatformOptions& options) {
   auto spec = racks_of(chosen_system(options.system), options.racks);
   apply(options.fabric, spec.fabric);
+  if (options.partial_operation) spec.partial_operation = *options.partial_operation != 0;
   spec.node_names = options.node_names;
   if (!options.topology_output.empty()) {
     // The same tree a run's `tree` policy builds from this platform (sim/policy_setup.cpp).

@@ -23,7 +23,8 @@ struct PlatformOptions {
   std::string system{default_system().name};
   int racks = 8;
   FabricFlags fabric;
-  std::string node_names;  // Slurm hostlist naming the trays in order; empty = none
+  std::optional<int> partial_operation;  // 0 or 1; none = the system's
+  std::string node_names;                // Slurm hostlist naming the trays in order; empty = none
   std::string output;
   std::string topology_output;  // topology.conf of the fabric's leaves, as `tree` sees them; empty = none
 };

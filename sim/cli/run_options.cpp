@@ -131,8 +131,9 @@ void add_job_model_options(CLI::App& run, RunOptions& o) {
 void add_failure_options(CLI::App& run, RunOptions& o) {
   const std::string group = "Failures (docs/failures.md)";
   add_text(run, "--failures", o.failures, "SOURCE",
-           "inject failures: \"llama3\" (the built-in model), a model FILE.json, or a replay\n"
-           "FILE.csv (time,component,id,duration); seeded by --seed")
+           "inject failures: \"llama3\" (the built-in model), \"llama3+midplane\" (plus NVL576's\n"
+           "whole-rack midplane faults), a model FILE.json, or a replay FILE.csv\n"
+           "(time,component,id,duration); seeded by --seed")
       ->group(group);
   add_number(run, "--failure-rate-scale", o.failure_rate_scale, 1e-9, 1e9, "X",
              "multiply every model failure rate by X (default: 1)")

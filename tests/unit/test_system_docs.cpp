@@ -31,10 +31,11 @@ Row cells(const std::string& line) {
   return row;
 }
 
-// "3,000,000" and "1,800" as numbers; "—" as 0.
+// "3,000,000" and "1,800" as numbers; "—" and "no" as 0, "yes" as 1.
 double number(std::string text) {
   std::erase(text, ',');
-  return text == "—" ? 0 : std::stod(text);
+  if (text == "yes") return 1;
+  return text == "—" || text == "no" ? 0 : std::stod(text);
 }
 
 std::vector<std::string> lines_of_docs() {
@@ -91,6 +92,7 @@ const std::vector<Figure> kFigures = {
     figure("nic_bw", 1e9, &SystemFacts::nic_bw),
     figure("rack_power_kw", 1, &SystemFacts::rack_power_kw),
     figure("rack_price_usd", 1, &SystemFacts::rack_price_usd),
+    figure("partial_operation", 1, &SystemFacts::partial_operation),
 };
 
 }  // namespace
