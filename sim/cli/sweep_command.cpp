@@ -10,6 +10,7 @@
 
 #include "sim/cli/number_option.hpp"
 #include "sim/cli/sweep_keys.hpp"
+#include "sim/cli/sweep_steps.hpp"
 #include "sim/sweep/local_runner.hpp"
 #include "sim/sweep/plan_file.hpp"
 #include "sim/sweep/slurm_array.hpp"
@@ -126,6 +127,7 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
 int sweep_command(const SweepOptions& options) {
   const GridKeys keys = sweep_grid_keys();
   const SweepPlan plan = make_plan(read_grid(options.grid, keys), keys);
+  check_cells(plan);
   const fs::path dir = options.out;
   write_plan(dir, plan);
   if (options.slurm) return submit_sweep(dir, plan, options);
