@@ -138,8 +138,11 @@ int sweep_command(const SweepOptions& options) {
                    !options.quiet && ::isatty(STDERR_FILENO), options.resume});
   collect_sweep(dir, plan);
   if (!options.quiet)
-    std::fprintf(stderr, "nvlsim sweep: %zu runs: %zu run now, %zu already finished, %zu failed; wrote %s\n",
-                 plan.runs.size(), ran.succeeded, ran.skipped, ran.failed, written(dir).c_str());
+    std::fputs(fmt::format("nvlsim sweep: {} run{}: {} run now, {} already finished, {} failed; wrote {}\n",
+                           plan.runs.size(), plan.runs.size() == 1 ? "" : "s", ran.succeeded, ran.skipped,
+                           ran.failed, written(dir))
+                   .c_str(),
+               stderr);
   return ran.failed > 0 ? 1 : 0;
 }
 
