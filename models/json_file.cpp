@@ -37,6 +37,11 @@ std::string read_json_text(const std::filesystem::path& path, std::uintmax_t max
     text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw InputError(fmt::format("{}: cannot read", file));
+  // nlohmann's lexer takes a NUL byte for the end of input, so a document followed by a NUL and anything
+  // at all would be accepted; a JSON text never holds one (strings must escape control characters).
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(
+        fmt::format("{}: not valid JSON: a NUL byte at offset {} (is this a binary file?)", file, nul));
   return text;
 }
 

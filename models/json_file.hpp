@@ -20,7 +20,7 @@ constexpr std::uintmax_t kMaxJsonBytes = std::uintmax_t{64} << 20;
 // The file's text, at most max_bytes (whole MiB), read a chunk at a time and refused as soon as it grows
 // past them, so that a device or a FIFO without end is refused too. Throws InputError "FILE: is a folder,
 // expected a JSON file", "FILE: cannot open", "FILE: cannot read" or "FILE: [N bytes, ]more than the M MiB a
-// JSON file may have".
+// JSON file may have", and "FILE: not valid JSON: a NUL byte at offset N ..." for text holding a NUL.
 std::string read_json_text(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxJsonBytes);
 
 // The parsed document (nlohmann::json or ordered_json). Throws read_json_text's errors, and

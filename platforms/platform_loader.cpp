@@ -9,7 +9,9 @@
 #include "platforms/ib_plane.hpp"
 #include "platforms/platform_file_check.hpp"
 #include "platforms/platform_properties.hpp"
+#include "platforms/platform_resource_check.hpp"
 #include "platforms/simgrid_abort_guard.hpp"
+#include "platforms/simgrid_message_hints.hpp"
 
 namespace nvlsim {
 
@@ -44,7 +46,7 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   try {
     engine.load_platform(file);
   } catch (const std::exception& e) {
-    throw InputError(fmt::format("{}: {}", file, e.what()));
+    throw InputError(fmt::format("{}: {}", file, with_simgrid_hint(e.what())));
   }
   const simgrid::s4u::NetZone& root = *engine.get_netzone_root();
   LoadedPlatform p;
@@ -57,6 +59,7 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
                                    p.spec.format_version, e.what()));
     }
   }
+  check_platform_resources(engine, file);
   collect_hosts(engine, file, p);
   // Format 1's Floyd zones compute their routes when sealed; sealing here lets routes be queried before the
   // simulation starts, and the per-policy children forked afterwards inherit it instead of redoing it.

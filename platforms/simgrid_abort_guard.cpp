@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "platforms/simgrid_message_hints.hpp"
+
 namespace nvlsim {
 
 namespace {
@@ -59,6 +61,11 @@ extern "C" void on_abort(int) {
   put(std::string_view(prefix, prefix_size));
   if (!critical.empty()) {
     put(critical);
+    if (const std::string_view hint = simgrid_message_hint(critical); !hint.empty()) {
+      put(" (");
+      put(hint);
+      put(")");
+    }
   } else {
     // Another abort (a failed assertion elsewhere, an exception SimGrid could not pass on): all it logged.
     while (log.ends_with('\n')) log.remove_suffix(1);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string_view>
 
 #include "workloads/seeded_random.hpp"
 
@@ -30,6 +32,34 @@ std::string describe(const MixClass& c, const std::vector<MixSize>& sizes) {
   return text + fmt::format(" median_hours={} sigma={}", c.median_hours, c.sigma);
 }
 
+// E[max(floor, X)] for X log-normal with median e^mu and sigma of ln X.
+double expected_floored_lognormal(double mu, double sigma, double floor) {
+  const auto phi = [](double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); };
+  const double z = (std::log(floor) - mu) / sigma;
+  return floor * phi(z) + std::exp(mu + sigma * sigma / 2) * phi(sigma - z);
+}
+
+// The classes with their job shares changed so that the named class's expected share of the work is
+// `share` and the others keep their relative expected work.
+std::vector<MixClass> with_work_share(std::vector<MixClass> classes, std::string_view name, double share,
+                                      int gpus) {
+  const auto target = std::ranges::find(classes, name, &MixClass::name);
+  if (target == classes.end())
+    throw std::invalid_argument(fmt::format("workload mix: no class named {} to give a work share", name));
+  double others = 0;
+  for (const MixClass& c : classes)
+    if (&c != &*target) others += c.share * expected_job_work(c, gpus);
+  for (MixClass& c : classes) {
+    const double job_work = expected_job_work(c, gpus);
+    const double work = &c == &*target ? share : others > 0 ? (1 - share) * c.share * job_work / others : 0;
+    c.share = work / job_work;
+  }
+  double total = 0;
+  for (const MixClass& c : classes) total += c.share;
+  for (MixClass& c : classes) c.share /= total;
+  return classes;
+}
+
 struct Drawn {
   int gpus;
   double run;
@@ -44,6 +74,18 @@ std::vector<MixClass> default_mix_classes() {
           {"inference", 0.45, {{1, 1}, {2, 1}, {4, 1}}, 0.5, 1.2}};
 }
 
+double expected_job_work(const MixClass& c, int gpus) {
+  const std::vector<MixSize> sizes = usable_sizes(c, gpus);
+  double weight = 0;
+  double weighted_gpus = 0;
+  for (const MixSize& s : sizes) {
+    weight += s.weight;
+    weighted_gpus += s.weight * s.gpus;
+  }
+  return weighted_gpus / weight *
+         expected_floored_lognormal(std::log(c.median_hours * 3600), c.sigma, kMinRunSeconds);
+}
+
 MixParams shipped_mix_params() {
   MixParams p;
   p.days = 7;
@@ -53,7 +95,10 @@ MixParams shipped_mix_params() {
   return p;
 }
 
-GeneratedMix generate_mix(const MixParams& params) {
+GeneratedMix generate_mix(const MixParams& given) {
+  MixParams params = given;
+  if (given.finetune_work_share)
+    params.classes = with_work_share(given.classes, "finetune", *given.finetune_work_share, given.gpus);
   SeededRandom rng(params.seed);
   std::vector<double> shares;
   std::vector<std::vector<MixSize>> sizes;
@@ -120,9 +165,11 @@ GeneratedMix generate_mix(const MixParams& params) {
   h.emplace_back(
       "Generator",
       fmt::format(
-          "nvlsim workload mix {} --gpus {} --load {} --seed {} --diurnal {} --overestimate {}",
+          "nvlsim workload mix {} --gpus {} --load {} --seed {} --diurnal {} --overestimate {}{}",
           params.jobs > 0 ? fmt::format("--jobs {}", params.jobs) : fmt::format("--days {}", params.days),
-          params.gpus, params.load, params.seed, params.diurnal, params.overestimate));
+          params.gpus, params.load, params.seed, params.diurnal, params.overestimate,
+          params.finetune_work_share ? fmt::format(" --finetune-share {}", *params.finetune_work_share)
+                                     : ""));
   h.emplace_back("Note",
                  "processors are GPUs; run times are those of a job placed in as few NVLink domains as "
                  "possible; executable number = class (see Classes)");

@@ -2,6 +2,7 @@
 // `nvlsim workload mix`: a synthetic mix of AI jobs as SWF records, with every parameter in the header.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,8 +36,15 @@ struct MixParams {
   std::uint64_t seed = 1;
   double diurnal = 0;       // 0-1: arrival rate swings by this fraction over a day, lowest at midnight
   double overestimate = 2;  // requested time = run time x this, rounded up to a minute
+  // In [0, 1]: the classes' job shares are reweighted so that finetune jobs (8-32 GPUs) are expected to
+  // carry this share of the offered GPU-hours, the other classes keeping their relative work.
+  std::optional<double> finetune_work_share;
   std::vector<MixClass> classes = default_mix_classes();
 };
+
+// A class's expected GPU-seconds per job on a machine of `gpus` GPUs (its sizes above them left out; the
+// run time's 60 s floor included).
+double expected_job_work(const MixClass& c, int gpus);
 
 // The parameters of the shipped workloads/mix.swf: nvl72x64, one week, load 0.9, seed 1.
 MixParams shipped_mix_params();

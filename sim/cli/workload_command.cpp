@@ -35,6 +35,10 @@ void add_mix(CLI::App& workload, WorkloadMixOptions& o, WorkloadCommands& out) {
              "share the arrival rate swings by over a day (default: 0)");
   add_number(*mix, "--overestimate", p.overestimate, 1.0, 1000.0, "F",
              "requested time = run time x F (default: 2)");
+  add_number(
+      *mix, "--finetune-share", p.finetune_work_share, 0.0, 1.0, "W",
+      "expected share of the offered GPU-hours in finetune jobs (8-32 GPUs), the other classes keeping "
+      "their relative work (default: the class table's job shares, which give finetune about 30%)");
   mix->add_option("-o,--output", o.output, "the SWF file to write (required)")->type_name("FILE.swf");
   mix->final_callback([mix, &o] {
     if ((o.params.jobs > 0) == (o.params.days > 0)) fail("workload mix", "give one of --jobs N or --days D");

@@ -40,14 +40,14 @@ const std::string kPlatformHead =
 const std::string kLink = "<link id=\"l\" bandwidth=\"1Bps\" latency=\"0s\"/>";
 const std::string kRoute = "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>";
 
-// A root zone carrying nvlsim's properties, "key=value" each.
-std::string nvlsim_platform(const std::vector<std::string>& properties) {
+// A root zone carrying nvlsim's properties, "key=value" each, and any more elements.
+std::string nvlsim_platform(const std::vector<std::string>& properties, const std::string& elements = "") {
   std::string zone = kPlatformHead + "<zone id=\"nvlsim\" routing=\"Full\">\n";
   for (const std::string& p : properties) {
     const auto eq = p.find('=');
     zone += "<prop id=\"nvlsim." + p.substr(0, eq) + "\" value=\"" + p.substr(eq + 1) + "\"/>\n";
   }
-  return zone + "</zone></platform>\n";
+  return zone + elements + "</zone></platform>\n";
 }
 
 // One GB200 NVL72 domain's properties, and what they describe.
@@ -177,7 +177,37 @@ std::vector<BadInput> catalogue() {
        {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Foo\"></zone></platform>\n"}},
        "--platform p.xml",
        2,
-       {"p.xml: SimGrid cannot load it: Not a valid model!"}},
+       {"p.xml: SimGrid cannot load it: Not a valid model! (a <zone> has a routing attribute SimGrid does "
+        "not "
+        "know; it knows Full, Floyd"}},
+      {"a platform without SimGrid's DOCTYPE",
+       {{"p.xml", "<?xml version=\"1.0\"?>\n<platform version=\"4.1\"></platform>\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: Parse error at p.xml:2", "in prolog",
+        "a platform file starts with <?xml version='1.0'?> and "
+        "<!DOCTYPE platform"}},
+      {"a platform file cut short",
+       {{"p.xml", kPlatformHead + "<zone id=\"z\" routing=\"Full\">\n"}},
+       "--platform p.xml",
+       2,
+       {"p.xml: Parse error at p.xml:5", "(the file ends inside an element: was it cut short?)"}},
+      // SimGrid loads these and would abort in the middle of the simulation.
+      {"a platform link of negative bandwidth",
+       {{"p.xml", nvlsim_platform(kOneDomain, "<link id=\"x\" bandwidth=\"-5Bps\" latency=\"0s\"/>\n")}},
+       "--platform p.xml",
+       2,
+       {"p.xml: link x: bandwidth must be positive and finite, got -5 B/s"}},
+      {"a platform link of negative latency",
+       {{"p.xml", nvlsim_platform(kOneDomain, "<link id=\"x\" bandwidth=\"5Bps\" latency=\"-1s\"/>\n")}},
+       "--platform p.xml",
+       2,
+       {"p.xml: link x: latency must be at least 0 and finite, got -1 s"}},
+      {"a platform host of negative speed",
+       {{"p.xml", nvlsim_platform(kOneDomain, "<host id=\"h\" speed=\"-1f\"/>\n")}},
+       "--platform p.xml",
+       2,
+       {"p.xml: host h: speed must be positive and finite, got -1 flop/s"}},
       {"an unknown policy", {}, "--policy nonsense", 2, {"unknown policy 'nonsense'"}},
       {"an unknown policy parameter", {}, "--policy sub-block:nosuch=1", 2, {"unknown parameter 'nosuch'"}},
       {"a policy file of the wrong shape",
@@ -201,6 +231,11 @@ std::vector<BadInput> catalogue() {
        "--failures f.json",
        2,
        {"f.json: not valid JSON"}},
+      {"a failure model with a NUL byte after the document",
+       {{"f.json", std::string("{}\0{", 4)}},
+       "--failures f.json",
+       2,
+       {"f.json: not valid JSON: a NUL byte at offset 2 (is this a binary file?)"}},
       {"a failure model that is a device without end",
        {},
        "--failures /dev/zero",

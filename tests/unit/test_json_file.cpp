@@ -45,3 +45,14 @@ TEST_CASE("a JSON path that is a folder or missing names the file", "[json_file]
   CHECK_THROWS_WITH(read_json_file(dir), dir.string() + ": is a folder, expected a JSON file");
   CHECK_THROWS_WITH(read_json_file(dir / "none.json"), (dir / "none.json").string() + ": cannot open");
 }
+
+TEST_CASE("a JSON text holding a NUL byte is refused, not cut short there", "[json_file][errors]") {
+  const auto dir = nvlsim::test::scratch_dir("json-nul");
+  {
+    std::ofstream out(dir / "nul.json", std::ios::binary);
+    out << std::string("{\"a\": 1}\0{garbage", 17);
+  }
+  CHECK_THROWS_WITH(
+      read_json_file(dir / "nul.json"),
+      (dir / "nul.json").string() + ": not valid JSON: a NUL byte at offset 8 (is this a binary file?)");
+}

@@ -148,3 +148,61 @@ TEST_CASE("nvlsim workload mix writes the shipped file and checks its flags", "[
   CHECK(r.status == 2);
   CHECK(r.err == "nvlsim: --load: must be between 0.001 and 100, got 0\n");
 }
+
+namespace {
+
+// Realized GPU-seconds per class (executable number - 1) and in total.
+std::pair<std::map<std::int64_t, double>, double> work_by_class(const GeneratedMix& mix) {
+  std::map<std::int64_t, double> by_class;
+  for (const SwfRecord& r : mix.records)
+    by_class[r.executable_number - 1] += r.run_time * static_cast<double>(r.allocated_processors);
+  return {by_class, work_of(mix)};
+}
+
+}  // namespace
+
+TEST_CASE("a class's expected work per job is what the generator draws on average", "[mix]") {
+  const GeneratedMix mix = generate_mix(params(1'000'000, 0, 4608, 11));
+  std::map<std::int64_t, int> jobs;
+  for (const SwfRecord& r : mix.records) ++jobs[r.executable_number - 1];
+  const auto [work, total] = work_by_class(mix);
+  const auto classes = default_mix_classes();
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    INFO(classes[k].name);
+    // Pre-training's work per job has a coefficient of variation near 3: 100,000 draws put its mean within
+    // 1%.
+    CHECK(work.at(k) / jobs.at(k) == Approx(expected_job_work(classes[k], 4608)).epsilon(0.04));
+  }
+}
+
+TEST_CASE("the default mix gives finetune jobs about 30% of the work, as --help says", "[mix]") {
+  double finetune = 0;
+  double total = 0;
+  for (const MixClass& c : default_mix_classes()) {
+    const double work = c.share * expected_job_work(c, 4608);
+    total += work;
+    if (c.name == "finetune") finetune = work;
+  }
+  CHECK(finetune / total == Approx(0.30).margin(0.02));
+}
+
+TEST_CASE("the mix generator's --finetune-share sets the finetune jobs' share of the offered GPU-hours", "[mix]") {
+  for (const double share : {0.2, 0.4, 0.6}) {
+    MixParams p = params(500'000, 0, 4608, 5);
+    p.finetune_work_share = share;
+    const GeneratedMix mix = generate_mix(p);
+    const auto [work, total] = work_by_class(mix);
+    INFO("share " << share);
+    CHECK(work.at(1) / total == Approx(share).margin(0.025));
+    // The other two keep their relative work: pre-training over inference as in the default mix.
+    const auto classes = default_mix_classes();
+    const double ratio = classes[0].share * expected_job_work(classes[0], 4608) /
+                         (classes[2].share * expected_job_work(classes[2], 4608));
+    CHECK(work.at(0) / work.at(2) == Approx(ratio).epsilon(0.1));
+  }
+  MixParams none = params(1000, 0, 4608, 5);
+  none.finetune_work_share = 0.0;
+  const GeneratedMix mix = generate_mix(none);
+  for (const SwfRecord& r : mix.records) CHECK(r.executable_number != 2);
+  CHECK(text_of(mix).find("--finetune-share 0") != std::string::npos);
+}
