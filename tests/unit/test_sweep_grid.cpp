@@ -10,6 +10,7 @@
 #include "models/input_error.hpp"
 #include "nvlsim_process.hpp"
 #include "sim/cli/sweep_keys.hpp"
+#include "sim/cli/sweep_steps.hpp"
 #include "sim/sweep/sweep_plan.hpp"
 
 using namespace nvlsim;
@@ -130,6 +131,18 @@ TEST_CASE("the shipped example grid reads", "[sweep][grid]") {
   CHECK(plan.cells.size() == 5);
   CHECK(plan.runs.size() == 25);
   CHECK(plan.varying == std::vector<std::string>{"comm-fraction", "failure-rate-scale"});
+}
+
+TEST_CASE("every shipped study grid reads, and its cells' command lines parse", "[sweep][grid]") {
+  std::size_t grids = 0;
+  for (const auto& entry : fs::directory_iterator(NVLSIM_SOURCE_DIR "/analysis/studies")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    const SweepPlan plan = make_plan(read_grid(entry.path(), keys()), keys());
+    CHECK_NOTHROW(check_cells(plan));
+    ++grids;
+  }
+  CHECK(grids > 0);
 }
 
 TEST_CASE("bad grids name the file, the line and the field", "[sweep][grid][errors]") {
