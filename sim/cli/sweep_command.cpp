@@ -10,8 +10,10 @@
 
 #include "sim/cli/number_option.hpp"
 #include "sim/cli/sweep_keys.hpp"
+#include "sim/cli/sweep_steps.hpp"
 #include "sim/sweep/local_runner.hpp"
 #include "sim/sweep/plan_file.hpp"
+#include "sim/sweep/slurm_array.hpp"
 #include "sim/sweep/sweep_collect.hpp"
 
 namespace nvlsim {
@@ -33,6 +35,38 @@ std::string written(const fs::path& dir) {
   return fmt::format("{}, {}", (dir / "sweep.csv").string(), (dir / "sweep_summary.csv").string());
 }
 
+// The tables from the runs finished; returns 1 when some are not, listing them.
+int collect_and_report(const fs::path& dir) {
+  const SweepPlan plan = read_plan(dir);
+  const Collected c = collect_sweep(dir, plan);
+  std::string report = fmt::format("nvlsim sweep collect: {} of {} runs finished; wrote {}\n", c.finished,
+                                   plan.runs.size(), written(dir));
+  for (const std::size_t i : c.unfinished) {
+    const SweepRun& run = plan.runs[i];
+    report += fmt::format("  run {} (cell {}, seed {}, {}): {}\n", i, run.cell, run.seed,
+                          run_dir(dir, run).string(), unfinished_text(dir, run));
+  }
+  std::fputs(report.c_str(), stderr);
+  return c.unfinished.empty() ? 0 : 1;
+}
+
+// The runs not finished as a job array; with --wait, the tables once it has ended.
+int submit_sweep(const fs::path& dir, const SweepPlan& plan, const SweepOptions& options) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i)
+    if (!options.resume || !run_finished(dir, plan.runs[i])) todo.push_back(i);
+  if (todo.empty()) return collect_and_report(dir);
+  const std::string job = submit_array(
+      dir, todo,
+      {fs::read_symlink("/proc/self/exe"), options.slurm_opts, options.max_parallel, options.wait});
+  std::printf("%s\n", job.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "nvlsim sweep: %zu of %zu runs submitted as Slurm job %s (%s)%s\n", todo.size(),
+               plan.runs.size(), job.c_str(), (dir / "sweep.sbatch").c_str(),
+               options.wait ? "" : "; `nvlsim sweep collect DIR` once it has ended");
+  return options.wait ? collect_and_report(dir) : 0;
+}
+
 }  // namespace
 
 SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
@@ -49,6 +83,21 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
   sweep->add_flag("-q,--quiet", o.quiet, "no progress and no closing line on stderr (failures are reported)");
   sweep->add_flag_callback(
       "--no-resume", [&o] { o.resume = false; }, "run again the runs already finished");
+  const std::string slurm = "Slurm job arrays (docs/sweep.md)";
+  sweep
+      ->add_flag("--slurm", o.slurm,
+                 "submit the runs not finished as a Slurm job array (sbatch), one task a run")
+      ->group(slurm);
+  sweep
+      ->add_option("--slurm-opts", o.slurm_opts,
+                   "more sbatch options, split at blanks: \"--partition=p --time=60\"")
+      ->type_name("OPTS")
+      ->group(slurm);
+  add_number(*sweep, "--max-parallel", o.max_parallel, 1, 1 << 20, "K",
+             "array tasks running at once (--array=...%K)")
+      ->group(slurm);
+  sweep->add_flag("--wait", o.wait, "wait until the array has ended (sbatch --wait), then collect")
+      ->group(slurm);
   CLI::App* collect = sweep->add_subcommand(
       "collect", "rebuild DIR's sweep.csv and sweep_summary.csv from the runs finished, listing the others");
   collect->add_option("dir", o.dir, "the sweep's folder (--out of the sweep)")->type_name("DIR");
@@ -68,6 +117,9 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
     if (!sweep->get_subcommands().empty()) return;
     if (o.grid.empty()) fail("sweep", "a GRID file is required (see nvlsim sweep --help)");
     if (o.out.empty()) fail("sweep", "--out DIR is required");
+    for (const char* flag : {"--slurm-opts", "--max-parallel", "--wait"})
+      if (!o.slurm && sweep->count(flag) > 0) fail(flag, "only with --slurm");
+    if (o.slurm && sweep->count("--jobs") > 0) fail("--jobs", "not with --slurm (see --max-parallel)");
   });
   return {sweep, collect, run_one};
 }
@@ -75,8 +127,10 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
 int sweep_command(const SweepOptions& options) {
   const GridKeys keys = sweep_grid_keys();
   const SweepPlan plan = make_plan(read_grid(options.grid, keys), keys);
+  check_cells(plan);
   const fs::path dir = options.out;
   write_plan(dir, plan);
+  if (options.slurm) return submit_sweep(dir, plan, options);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const LocalRunnerResult ran =
       run_locally(dir, plan,
@@ -84,24 +138,16 @@ int sweep_command(const SweepOptions& options) {
                    !options.quiet && ::isatty(STDERR_FILENO), options.resume});
   collect_sweep(dir, plan);
   if (!options.quiet)
-    std::fprintf(stderr, "nvlsim sweep: %zu runs: %zu run now, %zu already finished, %zu failed; wrote %s\n",
-                 plan.runs.size(), ran.succeeded, ran.skipped, ran.failed, written(dir).c_str());
+    std::fputs(fmt::format("nvlsim sweep: {} run{}: {} run now, {} already finished, {} failed; wrote {}\n",
+                           plan.runs.size(), plan.runs.size() == 1 ? "" : "s", ran.succeeded, ran.skipped,
+                           ran.failed, written(dir))
+                   .c_str(),
+               stderr);
   return ran.failed > 0 ? 1 : 0;
 }
 
 int collect_command(const SweepOptions& options) {
-  const fs::path dir = options.dir;
-  const SweepPlan plan = read_plan(dir);
-  const Collected c = collect_sweep(dir, plan);
-  std::string report = fmt::format("nvlsim sweep collect: {} of {} runs finished; wrote {}\n", c.finished,
-                                   plan.runs.size(), written(dir));
-  for (const std::size_t i : c.unfinished) {
-    const SweepRun& run = plan.runs[i];
-    report += fmt::format("  run {} (cell {}, seed {}, {}): {}\n", i, run.cell, run.seed,
-                          run_dir(dir, run).string(), unfinished_text(dir, run));
-  }
-  std::fputs(report.c_str(), stderr);
-  return c.unfinished.empty() ? 0 : 1;
+  return collect_and_report(options.dir);
 }
 
 }  // namespace nvlsim

@@ -1,5 +1,6 @@
 #pragma once
-// `nvlsim sweep GRID --out DIR`: every run of a grid (docs/sweep.md), locally, then the tidy tables;
+// `nvlsim sweep GRID --out DIR`: every run of a grid (docs/sweep.md), locally then the tidy tables, or
+// with --slurm as a Slurm job array;
 // `nvlsim sweep collect DIR`: the tables from whatever finished; `nvlsim sweep run-one DIR I`: one run of
 // the plan in DIR, as the sweep starts it.
 
@@ -16,8 +17,12 @@ struct SweepOptions {
   int jobs = 0;  // 0: one per core
   bool quiet = false;
   bool resume = true;
-  std::string dir;        // collect, run-one
-  std::size_t index = 0;  // run-one
+  bool slurm = false;      // submit a Slurm job array instead of running here
+  std::string slurm_opts;  // more sbatch options
+  int max_parallel = 0;    // array tasks at once; 0: as Slurm allows
+  bool wait = false;       // wait for the array, then collect
+  std::string dir;         // collect, run-one
+  std::size_t index = 0;   // run-one
 };
 
 struct SweepCommands {

@@ -23,7 +23,8 @@ struct Command {
   std::vector<std::string_view> set_by_sweep;  // options each run gets from the sweep, not the grid
 };
 
-// The options of `command`, "--help" aside, as grid keys.
+// The options of `command`, "--help" aside, as grid keys: a flag takes no value (CLI11 expects none), and
+// the options whose metavar is FILE or SOURCE name the input files a run reads.
 void add_keys(const CLI::App& command, const Command& c, std::vector<GridKey>& keys) {
   for (const CLI::Option* opt : command.get_options()) {
     if (opt->get_lnames().empty()) continue;

@@ -10,6 +10,7 @@
 #include "models/input_error.hpp"
 #include "models/json_file.hpp"
 #include "models/read_number.hpp"
+#include "schedulers/policy_registry.hpp"
 #include "schedulers/yaml_stray_comma.hpp"
 
 namespace nvlsim {
@@ -109,7 +110,8 @@ class Reader {
     };
     std::vector<std::uint64_t> out;
     if (!field.node.IsSequence()) {
-      for (std::uint64_t s = 1; s <= number(field, 1); ++s) out.push_back(s);
+      const std::uint64_t count = number(field, 1);
+      for (std::uint64_t s = 1; s <= count; ++s) out.push_back(s);
       return out;
     }
     for (const Field& item : items(field, "a list of seeds")) {
@@ -126,6 +128,11 @@ class Reader {
       out.push_back(scalar(item, "a policy spec"));
       if (out.back().find(',') != std::string::npos)
         fail(item.line, item.name, "one policy spec per item (no commas)");
+      try {
+        parse_policy(out.back());
+      } catch (const InputError& e) {
+        fail(item.line, item.name, e.what());
+      }
       if (std::count(out.begin(), out.end(), out.back()) > 1)
         fail(item.line, item.name, "policy given twice");
     }

@@ -30,7 +30,7 @@ struct Grid {
   std::vector<GridSetting> base;
   std::vector<GridAxis> axes;  // the first varies slowest
   std::vector<std::vector<GridSetting>> cells;
-  std::vector<std::string> policies;  // empty: `nvlsim run`'s default policies
+  std::vector<std::string> policies;  // checked specs; empty: `nvlsim run`'s default policies
   std::vector<std::uint64_t> seeds;   // distinct; default {1}
 };
 

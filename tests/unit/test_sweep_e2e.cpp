@@ -109,6 +109,16 @@ TEST_CASE("a failing run is reported and does not stop the others", "[sweep][e2e
   CHECK(has(collected.err, "failed: " + (dir / "nonexistent.swf").string()));
 }
 
+TEST_CASE("a cell whose settings rule each other out stops the sweep before any run",
+          "[sweep][e2e][errors]") {
+  const auto dir = scratch_dir("sweep-bad-cell");
+  const auto grid = write_grid(dir, "base:\n  platform: nvl72x2\naxes:\n  mix.load: [0.5, 0.9]\n");
+  const auto r = run_nvlsim("sweep " + grid.string() + " --out " + (dir / "out").string(), dir);
+  CHECK(r.status == 2);
+  CHECK(r.err == grid.string() + ": cell 0: workload mix: give one of --jobs N or --days D\n");
+  CHECK(!fs::exists(dir / "out"));
+}
+
 TEST_CASE("a bad grid stops the sweep before any run, naming file and line", "[sweep][e2e][errors]") {
   const auto dir = scratch_dir("sweep-bad-grid");
   const auto grid = write_grid(dir, "base:\n  platform: nvl72x2\naxes:\n  comm-fraction: [0.5, 2]\n");

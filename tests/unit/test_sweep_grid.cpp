@@ -10,6 +10,7 @@
 #include "models/input_error.hpp"
 #include "nvlsim_process.hpp"
 #include "sim/cli/sweep_keys.hpp"
+#include "sim/cli/sweep_steps.hpp"
 #include "sim/sweep/sweep_plan.hpp"
 
 using namespace nvlsim;
@@ -132,6 +133,18 @@ TEST_CASE("the shipped example grid reads", "[sweep][grid]") {
   CHECK(plan.varying == std::vector<std::string>{"comm-fraction", "failure-rate-scale"});
 }
 
+TEST_CASE("every shipped study grid reads, and its cells' command lines parse", "[sweep][grid]") {
+  std::size_t grids = 0;
+  for (const auto& entry : fs::directory_iterator(NVLSIM_SOURCE_DIR "/analysis/studies")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    const SweepPlan plan = make_plan(read_grid(entry.path(), keys()), keys());
+    CHECK_NOTHROW(check_cells(plan));
+    ++grids;
+  }
+  CHECK(grids > 0);
+}
+
 TEST_CASE("bad grids name the file, the line and the field", "[sweep][grid][errors]") {
   CHECK(
       error_of("base:\n  platform: nvl72x2\n  comm-fraktion: 0.5\n")
@@ -155,6 +168,9 @@ TEST_CASE("bad grids name the file, the line and the field", "[sweep][grid][erro
   CHECK(error_of("seeds: [1, 2,\n  1]\n") == "g.yaml:2: seeds[2]: seed given twice");
   CHECK(error_of("policies: [per-gpu, \"block,tree\"]\n") ==
         "g.yaml:1: policies[1]: one policy spec per item (no commas)");
+  CHECK(error_of("policies:\n  - per-gpu\n  - \"sub-block:segmnet=4\"\n") ==
+        "g.yaml:3: policies[1]: policy spec 'sub-block:segmnet=4': unknown parameter 'segmnet' for sub-block "
+        "(known: segment, segment_rules, spread, consolidate)");
   CHECK(error_of("base:\n  comm-fraction: 0.5\naxes:\n  comm-fraction: [0.5]\n") ==
         "g.yaml:2: base.comm-fraction: also an axis: give it in one place");
   CHECK(error_of("base: {a: [1}\n").starts_with("g.yaml:1: YAML syntax error at column"));
