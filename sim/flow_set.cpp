@@ -2,14 +2,18 @@
 
 #include <simgrid/version.h>
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-// The reinterpret_cast below relies on SimGrid 3.32's class layout, which nothing installed declares.
+// The reinterpret_casts below rely on SimGrid 3.32's class layout, which nothing installed declares.
 #if SIMGRID_VERSION_MAJOR != 3 || SIMGRID_VERSION_MINOR != 32 || SIMGRID_VERSION_PATCH != 0
 #error "nvlsim needs SimGrid 3.32.0: sim/flow_set.cpp casts its NetworkAction by that version's layout"
 #endif
 
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -20,6 +24,7 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 using simgrid::kernel::resource::Action;
+using simgrid::kernel::resource::Model;
 
 FlowSet* active_set = nullptr;
 
@@ -39,6 +44,20 @@ void connect_once(void (*forward)(const void*)) {
   (void)connected;
 }
 
+// The SimGrid action that Comm::start has just created for `comm`: the newest of its network model's
+// started actions (Action's constructor appends it there). s4u offers no way from a comm to its action.
+const Action* started_action(const s4u::Comm& comm, const s4u::Host* from) {
+  // SimGrid 3.32 installs no definition of NetworkModel either: it derives from Model first
+  // (src/kernel/resource/NetworkModel.hpp), so the two share an address. CommImpl::start picks the model
+  // the same way.
+  auto* model =
+      reinterpret_cast<Model*>(from->get_netpoint()->get_englobing_zone()->get_network_model().get());
+  const Action& action = model->get_started_action_set()->back();
+  if (static_cast<const void*>(action.get_activity()) != static_cast<const void*>(comm.get_impl()))
+    throw std::logic_error("nvlsim: the newest network action is not the transfer just started");
+  return &action;
+}
+
 }  // namespace
 
 FlowSet::FlowSet() : mutex_(s4u::Mutex::create()), wake_(s4u::ConditionVariable::create()) {
@@ -55,8 +74,17 @@ FlowSet::~FlowSet() {
 
 void FlowSet::launch(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, const Flow& flow) {
   s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, bytes);
-  slot_of_.emplace(comm->get_impl(), slots_.size());
-  slots_.push_back({std::move(comm), flow, static_cast<double>(bytes)});
+  std::size_t id = slots_.size();
+  if (free_.empty()) {
+    slots_.emplace_back();
+  } else {
+    id = free_.back();
+    free_.pop_back();
+  }
+  carried_.start(id, started_action(*comm, from), from, to, flow, s4u::Engine::get_clock());
+  slot_of_.emplace(comm->get_impl(), id);
+  of_job_[flow.job].push_back(id);
+  slots_[id] = {std::move(comm), flow};
 }
 
 // Runs in SimGrid's maestro while it updates the network model; the driver runs once maestro is done,
@@ -64,23 +92,32 @@ void FlowSet::launch(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, const 
 void FlowSet::finished(const void* activity) {
   const auto it = slot_of_.find(activity);
   if (it == slot_of_.end()) return;  // not ours, or cancelled meanwhile
-  const std::size_t i = it->second;
+  const std::size_t id = it->second;
   slot_of_.erase(it);
-  credit(slots_[i], 0);
-  finished_.push_back(slots_[i].flow);
+  carried_.end(id, 0, s4u::Engine::get_clock());
+  finished_.push_back(slots_[id].flow);
   // The comm may not be released here: SimGrid is still finishing it.
-  retired_.push_back(std::move(slots_[i].comm));
-  remove(i);
+  retired_.push_back(std::move(slots_[id].comm));
+  std::vector<std::size_t>& of_job = of_job_[slots_[id].flow.job];
+  of_job.erase(std::find(of_job.begin(), of_job.end(), id));
+  if (of_job.empty()) of_job_.erase(slots_[id].flow.job);
+  release(id);
   wake_->notify_one();
 }
 
+// Also wakes when a transfer's latency ends, which SimGrid reports to no one, so that the carried bytes
+// see the rates it moves at that instant.
 void FlowSet::wait_until(double until) {
-  if (!finished_.empty()) return;
   std::unique_lock lock(*mutex_);
-  if (until == std::numeric_limits<double>::infinity())
-    wake_->wait(lock);
-  else
-    wake_->wait_until(lock, until);
+  while (finished_.empty()) {
+    const double wake = std::min(until, carried_.next_activation());
+    if (wake == std::numeric_limits<double>::infinity())
+      wake_->wait(lock);
+    else
+      wake_->wait_until(lock, wake);
+    carried_.advance(s4u::Engine::get_clock());
+    if (wake == until) return;
+  }
 }
 
 std::vector<Flow> FlowSet::take_finished() {
@@ -92,39 +129,35 @@ std::vector<Flow> FlowSet::take_finished() {
 
 CancelledFlows FlowSet::cancel(std::size_t job) {
   CancelledFlows out;
-  for (std::size_t i = slots_.size(); i-- > 0;) {
-    Slot& s = slots_[i];
-    if (s.flow.job != job) continue;
+  const auto it = of_job_.find(job);
+  if (it == of_job_.end()) return out;
+  const std::vector<std::size_t> ids = std::move(it->second);
+  of_job_.erase(it);
+  const double now = s4u::Engine::get_clock();
+  for (const std::size_t id : ids) {
+    Slot& s = slots_[id];
     const double remaining = s.comm->get_remaining();
     out.sent_share += 1.0 - remaining / s.flow.size;
     ++out.flows;
-    credit(s, remaining);
+    carried_.end(id, remaining, now);
     slot_of_.erase(s.comm->get_impl());
     s.comm->cancel();
-    remove(i);
+    release(id);
   }
   return out;
 }
 
 std::array<double, 2> FlowSet::take_carried() {
-  for (Slot& s : slots_) credit(s, s.comm->get_remaining());
-  const std::array<double, 2> carried = carried_;
-  carried_ = {0, 0};
-  return carried;
+  return carried_.take(s4u::Engine::get_clock());
 }
 
-void FlowSet::credit(Slot& slot, double remaining) {
-  carried_[static_cast<int>(slot.flow.plane)] += (slot.last_remaining - remaining) * slot.flow.multiplicity;
-  slot.last_remaining = remaining;
+void FlowSet::bandwidth_changed(const s4u::Link* link) {
+  carried_.link_changed(link, s4u::Engine::get_clock());
 }
 
-// Forgets slot i, whose entry in slot_of_ is already gone, by moving the last slot into its place.
-void FlowSet::remove(std::size_t i) {
-  if (i + 1 != slots_.size()) {
-    slots_[i] = std::move(slots_.back());
-    slot_of_[slots_[i].comm->get_impl()] = i;
-  }
-  slots_.pop_back();
+void FlowSet::release(std::size_t id) {
+  slots_[id].comm = nullptr;
+  free_.push_back(id);
 }
 
 }  // namespace nvlsim

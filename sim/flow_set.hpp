@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/carried_bytes.hpp"
 #include "sim/core/network.hpp"
 
 namespace nvlsim {
@@ -27,7 +28,7 @@ class FlowSet {
   FlowSet(const FlowSet&) = delete;
   FlowSet& operator=(const FlowSet&) = delete;
 
-  bool empty() const { return slots_.empty(); }
+  bool empty() const { return slot_of_.empty(); }
   void launch(simgrid::s4u::Host* from, simgrid::s4u::Host* to, std::uint64_t bytes, const Flow& flow);
   // Sleeps until a transfer finishes or the clock reaches `until` (infinity: no time limit).
   void wait_until(double until);
@@ -37,22 +38,25 @@ class FlowSet {
   CancelledFlows cancel(std::size_t job);
   // Bytes each plane carried since the last call (by Plane), over all transfers that ran meanwhile.
   std::array<double, 2> take_carried();
+  // The link's bandwidth has just been set: the rates of the transfers sharing it move.
+  void bandwidth_changed(const simgrid::s4u::Link* link);
 
  private:
   struct Slot {
     simgrid::s4u::CommPtr comm;
     Flow flow;
-    double last_remaining = 0;  // bytes, at the last take_carried
   };
   void finished(const void* activity);
-  void remove(std::size_t i);
-  void credit(Slot& slot, double remaining);
+  // Frees slot i, whose entry in slot_of_ is already gone.
+  void release(std::size_t i);
 
-  std::vector<Slot> slots_;
-  std::unordered_map<const void*, std::size_t> slot_of_;  // SimGrid activity → index in slots_
+  std::vector<Slot> slots_;  // by id; a freed id is reused
+  std::vector<std::size_t> free_;
+  std::unordered_map<const void*, std::size_t> slot_of_;              // SimGrid activity → id
+  std::unordered_map<std::size_t, std::vector<std::size_t>> of_job_;  // job → ids, in launch order
   std::vector<Flow> finished_;
   std::vector<simgrid::s4u::CommPtr> retired_;  // finished since the last take_finished
-  std::array<double, 2> carried_{0, 0};
+  CarriedBytes carried_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr wake_;
 };

@@ -35,6 +35,8 @@ void SimgridNetwork::set_nvlink_bandwidth(int gpu, double bandwidth) {
   const auto [out, in] = ports(gpu);
   out->set_bandwidth(bandwidth);
   in->set_bandwidth(bandwidth);
+  flows_.bandwidth_changed(out);
+  flows_.bandwidth_changed(in);
 }
 
 std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::ports(int gpu) {
