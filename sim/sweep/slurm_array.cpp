@@ -65,8 +65,8 @@ std::string array_ranges(std::span<const std::size_t> indexes) {
   for (std::size_t i = 0; i < indexes.size();) {
     std::size_t j = i;
     while (j + 1 < indexes.size() && indexes[j + 1] == indexes[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") +
-           (i == j ? std::to_string(indexes[i]) : fmt::format("{}-{}", indexes[i], indexes[j]));
+    if (!out.empty()) out += ',';
+    out += i == j ? std::to_string(indexes[i]) : fmt::format("{}-{}", indexes[i], indexes[j]);
     i = j + 1;
   }
   return out;
