@@ -117,6 +117,8 @@ def draw_panel(ax, rows, x, categories, policies, change):
         if categories is None:
             ax.plot(r["x"], mean, marker="o", color=color, label=policy)
             ax.fill_between(r["x"], low, high, color=color, alpha=0.2, linewidth=0)
+            # The band needs two points; a cell alone on its panel still shows its interval.
+            ax.vlines(r["x"], low, high, color=color, alpha=0.5)
         else:
             # Side by side within a category, an interval as a shaded box: no line joins categories.
             width = 0.8 / len(shown)
