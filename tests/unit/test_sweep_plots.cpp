@@ -103,7 +103,7 @@ TEST_CASE("a sweep whose figures fail keeps its tables and exits 1 with the scri
   CHECK(fs::file_size(dir / "out" / "sweep_summary.csv") > 0);
 }
 
-TEST_CASE("--plots with --slurm needs --wait: nothing is collected before the array ends",
+TEST_CASE("a Slurm sweep draws its figures only with --wait: nothing is collected before the array ends",
           "[sweep][plots][errors]") {
   const auto dir = scratch_dir("sweep-plots-slurm");
   const auto r = run_nvlsim("sweep grid.yaml --out out --slurm --plots", dir);
