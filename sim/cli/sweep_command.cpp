@@ -8,6 +8,8 @@
 #include <fstream>
 #include <thread>
 
+#include "analysis/plot_runner.hpp"
+#include "models/input_error.hpp"
 #include "sim/cli/number_option.hpp"
 #include "sim/cli/sweep_keys.hpp"
 #include "sim/cli/sweep_steps.hpp"
@@ -35,6 +37,30 @@ std::string written(const fs::path& dir) {
   return fmt::format("{}, {}", (dir / "sweep.csv").string(), (dir / "sweep_summary.csv").string());
 }
 
+// Checked before any run, so that a missing script is not found only once the sweep has run.
+void check_plot_script(const SweepOptions& options) {
+  if (options.plots && !fs::exists(sweep_plot_script()))
+    throw InputError(fmt::format("--plots: {} not found (it is installed in share/nvlsim beside bin/)",
+                                 sweep_plot_script()));
+}
+
+// With --plots, DIR/plots/ from the tables just written; `status`, or 1 when plotting failed (the script
+// has said why on stderr).
+int with_plots(const fs::path& dir, const SweepOptions& options, int status) {
+  if (!options.plots) return status;
+  std::fflush(stdout);  // before the script writes to the same stream
+  const int plotted = render_sweep_plots(dir.string());
+  if (plotted == 0) {
+    if (!options.quiet) std::fprintf(stderr, "nvlsim sweep: drew %s\n", (dir / "plots").c_str());
+    return status;
+  }
+  std::string command;
+  for (const std::string& arg : sweep_plots_command(dir.string()))
+    command += (command.empty() ? "" : " ") + arg;
+  std::fprintf(stderr, "nvlsim sweep: --plots: %s failed with status %d\n", command.c_str(), plotted);
+  return 1;
+}
+
 // The tables from the runs finished; returns 1 when some are not, listing them.
 int collect_and_report(const fs::path& dir) {
   const SweepPlan plan = read_plan(dir);
@@ -55,7 +81,7 @@ int submit_sweep(const fs::path& dir, const SweepPlan& plan, const SweepOptions&
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < plan.runs.size(); ++i)
     if (!options.resume || !run_finished(dir, plan.runs[i])) todo.push_back(i);
-  if (todo.empty()) return collect_and_report(dir);
+  if (todo.empty()) return with_plots(dir, options, collect_and_report(dir));
   const std::string job = submit_array(
       dir, todo,
       {fs::read_symlink("/proc/self/exe"), options.slurm_opts, options.max_parallel, options.wait});
@@ -64,7 +90,7 @@ int submit_sweep(const fs::path& dir, const SweepPlan& plan, const SweepOptions&
   std::fprintf(stderr, "nvlsim sweep: %zu of %zu runs submitted as Slurm job %s (%s)%s\n", todo.size(),
                plan.runs.size(), job.c_str(), (dir / "sweep.sbatch").c_str(),
                options.wait ? "" : "; `nvlsim sweep collect DIR` once it has ended");
-  return options.wait ? collect_and_report(dir) : 0;
+  return options.wait ? with_plots(dir, options, collect_and_report(dir)) : 0;
 }
 
 }  // namespace
@@ -81,6 +107,10 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
   add_number(*sweep, "--jobs", o.jobs, 1, 4096, "N",
              "runs at once, one process each (default: one per core)");
   sweep->add_flag("-q,--quiet", o.quiet, "no progress and no closing line on stderr (failures are reported)");
+  const std::string plots_help =
+      "then draw each metric against the swept settings into DIR/plots/ with analysis/sweep_plot.py\n"
+      "(python3, matplotlib; docs/sweep.md#plots)";
+  sweep->add_flag("--plots", o.plots, plots_help);
   sweep->add_flag_callback(
       "--no-resume", [&o] { o.resume = false; }, "run again the runs already finished");
   const std::string slurm = "Slurm job arrays (docs/sweep.md)";
@@ -101,6 +131,7 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
   CLI::App* collect = sweep->add_subcommand(
       "collect", "rebuild DIR's sweep.csv and sweep_summary.csv from the runs finished, listing the others");
   collect->add_option("dir", o.dir, "the sweep's folder (--out of the sweep)")->type_name("DIR");
+  collect->add_flag("--plots", o.plots, plots_help);
   CLI::App* run_one =
       sweep->add_subcommand("run-one", "run I of the sweep in DIR (what each run process does)");
   run_one->add_option("dir", o.dir, "the sweep's folder")->type_name("DIR");
@@ -120,6 +151,9 @@ SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o) {
     for (const char* flag : {"--slurm-opts", "--max-parallel", "--wait"})
       if (!o.slurm && sweep->count(flag) > 0) fail(flag, "only with --slurm");
     if (o.slurm && sweep->count("--jobs") > 0) fail("--jobs", "not with --slurm (see --max-parallel)");
+    if (o.slurm && o.plots && !o.wait)
+      fail("--plots",
+           "with --slurm only with --wait (or `nvlsim sweep collect DIR --plots` once it has ended)");
   });
   return {sweep, collect, run_one};
 }
@@ -128,6 +162,7 @@ int sweep_command(const SweepOptions& options) {
   const GridKeys keys = sweep_grid_keys();
   const SweepPlan plan = make_plan(read_grid(options.grid, keys), keys);
   check_cells(plan);
+  check_plot_script(options);
   const fs::path dir = options.out;
   write_plan(dir, plan);
   if (options.slurm) return submit_sweep(dir, plan, options);
@@ -143,11 +178,12 @@ int sweep_command(const SweepOptions& options) {
                            ran.failed, written(dir))
                    .c_str(),
                stderr);
-  return ran.failed > 0 ? 1 : 0;
+  return with_plots(dir, options, ran.failed > 0 ? 1 : 0);
 }
 
 int collect_command(const SweepOptions& options) {
-  return collect_and_report(options.dir);
+  check_plot_script(options);
+  return with_plots(options.dir, options, collect_and_report(options.dir));
 }
 
 }  // namespace nvlsim

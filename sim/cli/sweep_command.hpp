@@ -17,6 +17,7 @@ struct SweepOptions {
   int jobs = 0;  // 0: one per core
   bool quiet = false;
   bool resume = true;
+  bool plots = false;      // then DIR/plots/ from the tables, with analysis/sweep_plot.py
   bool slurm = false;      // submit a Slurm job array instead of running here
   std::string slurm_opts;  // more sbatch options
   int max_parallel = 0;    // array tasks at once; 0: as Slurm allows
@@ -34,8 +35,8 @@ struct SweepCommands {
 // Declares `sweep` and its subcommands `collect` and `run-one` on `app`, filling `o`.
 SweepCommands add_sweep_command(CLI::App& app, SweepOptions& o);
 
-// Return the exit status: 1 when a run failed or (collect) is not finished. Throw InputError for a bad
-// grid or plan.
+// Return the exit status: 1 when a run failed, (collect) is not finished or --plots failed. Throw
+// InputError for a bad grid or plan, or with --plots when sweep_plot.py is not installed.
 int sweep_command(const SweepOptions& options);
 int collect_command(const SweepOptions& options);
 
