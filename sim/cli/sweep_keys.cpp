@@ -7,6 +7,7 @@
 #include <array>
 #include <string_view>
 
+#include "models/failure_model.hpp"
 #include "models/input_error.hpp"
 #include "sim/cli/cli_app.hpp"
 #include "sim/cli/shipped_names.hpp"
@@ -84,7 +85,8 @@ GridKeys sweep_grid_keys() {
     }
   };
   keys.builtin = [](const std::string& key, const std::string& value, const std::filesystem::path& beside) {
-    if (key == "failures") return value == "llama3";  // sim/failure_setup.hpp: never a file
+    // A built-in model's name is never a file (sim/failure_setup.hpp).
+    if (key == "failures") return builtin_failure_model(value).has_value();
     std::error_code ec;
     if (std::filesystem::exists(beside, ec)) return false;
     return (key == "platform" && builtin_platform_racks(value)) || (key == "trace" && is_shipped_mix(value));

@@ -121,7 +121,7 @@ std::vector<FailureEvent> draw(const FailureModel& m, std::uint64_t seed, double
 
 }  // namespace
 
-TEST_CASE("the same seed draws the same failures; another seed others", "[failures]") {
+TEST_CASE("the same seed draws the same failures and another seed others", "[failures]") {
   const FailureModel m = llama3_failure_model();
   const auto a = draw(m, 7, 1e9);
   const auto b = draw(m, 7, 1e9);

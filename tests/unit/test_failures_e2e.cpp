@@ -135,7 +135,7 @@ TEST_CASE("a failed NVSwitch slows an in-rack job's communication by 18/17", "[e
   CHECK(summary.num(0, "jobs_killed") == 0);
 }
 
-TEST_CASE("the same seed gives the same failures and outputs; another seed other failures",
+TEST_CASE("the same seed gives the same failures and outputs, another seed other failures",
           "[e2e][failures]") {
   const auto dir = scratch_dir("failure-seed");
   const std::string args = "--quiet --trace " + data_file("theta_100.swf") +

@@ -57,8 +57,9 @@ BlockRun run_block(const std::filesystem::path& dir, const std::string& system, 
 
 }  // namespace
 
-TEST_CASE("a down tray closes an NVL72 block until repaired; under partial operation the job starts at once",
-          "[e2e][failures]") {
+TEST_CASE(
+    "a down tray closes an NVL72 block until repaired but under partial operation the job starts at once",
+    "[e2e][failures]") {
   const auto dir = scratch_dir("partial-operation");
   const double repaired = 20 + 3600;
 

@@ -21,7 +21,7 @@ constexpr int kSwitches = 18;
 
 }  // namespace
 
-TEST_CASE("an NVL36x2 rack failure takes 36 GPUs, half a domain; an NVL72 one its 72", "[failures]") {
+TEST_CASE("an NVL36x2 rack failure takes 36 GPUs (half a domain) and an NVL72 one its 72", "[failures]") {
   REQUIRE(component_count(Component::rack, kNvl72, kSwitches) == 2);
   REQUIRE(component_count(Component::rack, kNvl36x2, kSwitches) == 4);
   const std::vector<int> whole = gpus_taken_down(Component::rack, 1, kNvl72);

@@ -37,7 +37,7 @@ TEST_CASE("large values close together keep their spread", "[statistics]") {
   CHECK(sample_statistics(values).sd == Approx(std::sqrt(2.0)).epsilon(1e-9));
 }
 
-TEST_CASE("one value has a mean and no spread; none has nothing", "[statistics]") {
+TEST_CASE("one value has a mean and no spread and none has nothing", "[statistics]") {
   const std::vector<double> one = {7};
   const auto s = sample_statistics(one);
   CHECK(s.n == 1);

@@ -113,7 +113,7 @@ TEST_CASE("a JSON grid reads as the same YAML", "[sweep][grid]") {
   for (std::size_t i = 0; i < json.runs.size(); ++i) CHECK(json.runs[i].id == yaml.runs[i].id);
 }
 
-TEST_CASE("relative files resolve beside the grid; shipped names stay names", "[sweep][grid]") {
+TEST_CASE("relative files resolve beside the grid and shipped names stay names", "[sweep][grid]") {
   const fs::path dir = test::scratch_dir("sweep-grid-paths");
   std::ofstream(dir / "jobs.swf") << "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n";
   const Grid g = grid("base:\n  trace: jobs.swf\n  platform: nvl72x2\n  failures: llama3\n", dir / "g.yaml");
@@ -121,6 +121,9 @@ TEST_CASE("relative files resolve beside the grid; shipped names stay names", "[
   CHECK(g.base[0].value == (dir / "jobs.swf").string());
   CHECK(g.base[1].value == "nvl72x2");
   CHECK(g.base[2].value == "llama3");
+  CHECK(grid("base:\n  failures: llama3+midplane\n", dir / "g.yaml").base[0].value == "llama3+midplane");
+  CHECK(grid("base:\n  failures: model.json\n", dir / "g.yaml").base[0].value ==
+        (dir / "model.json").string());
   // A missing file is named where the grid put it, for the run to report.
   CHECK(grid("base:\n  trace: none.swf\n", dir / "g.yaml").base[0].value == (dir / "none.swf").string());
 }
