@@ -31,6 +31,29 @@ void CarriedBytes::start(std::size_t id, const simgrid::kernel::resource::Action
   if (latency > 0) activations_.emplace(latency + now, serial_, id);
 }
 
+// A timer shares no link, so nothing else moves its rate: it is known at once, no solve to wait for.
+void CarriedBytes::start_timer(std::size_t id, const Flow& flow, double sending_from, double rate,
+                               double now) {
+  advance(now);
+  if (id >= transfers_.size()) transfers_.resize(id + 1);
+  Transfer& t = transfers_[id];
+  t = {nullptr,  static_cast<int>(flow.plane), static_cast<double>(flow.multiplicity), flow.size, 0, now, 0,
+       ++serial_};
+  t.timer_rate = rate;
+  if (sending_from > now)
+    activations_.emplace(sending_from, serial_, id);
+  else
+    t.sending = true;
+  if (t.sending) set_rate(t, rate);
+}
+
+void CarriedBytes::timer_rate(std::size_t id, double rate, double now) {
+  advance(now);
+  Transfer& t = transfers_[id];
+  t.timer_rate = rate;
+  if (t.sending) set_rate(t, rate);
+}
+
 void CarriedBytes::end(std::size_t id, double remaining, double now) {
   advance(now);
   Transfer& t = transfers_[id];
@@ -38,7 +61,7 @@ void CarriedBytes::end(std::size_t id, double remaining, double now) {
   carried_[t.plane] += t.multiplicity * (t.size - remaining - counted);
   add_rate(t, -1);
   t.serial = 0;
-  sharing_.remove(id);
+  if (t.action != nullptr) sharing_.remove(id);
 }
 
 void CarriedBytes::link_changed(const simgrid::s4u::Link* link, double now) {
@@ -68,20 +91,30 @@ void CarriedBytes::advance(double now) {
   if (now > synced_) {
     for (const std::size_t id : sharing_.marked()) {
       Transfer& t = transfers_[id];
-      add_rate(t, -1);
-      t.credited += t.rate * (synced_ - t.since);
-      t.since = synced_;
-      t.rate = t.action->get_rate();
-      add_rate(t, 1);
+      set_rate(t, t.action->get_rate());
     }
     sharing_.clear_marks();
     for (int p = 0; p < 2; ++p) carried_[p] += static_cast<double>(rate_[p] * (now - synced_));
     synced_ = now;
   }
   while (next_activation() <= now) {
-    sharing_.mark_flow(std::get<2>(activations_.top()));
+    Transfer& t = transfers_[std::get<2>(activations_.top())];
+    if (t.action == nullptr) {
+      t.sending = true;
+      set_rate(t, t.timer_rate);
+    } else {
+      sharing_.mark_flow(std::get<2>(activations_.top()));
+    }
     activations_.pop();
   }
+}
+
+void CarriedBytes::set_rate(Transfer& t, double rate) {
+  add_rate(t, -1);
+  t.credited += t.rate * (synced_ - t.since);
+  t.since = synced_;
+  t.rate = rate;
+  add_rate(t, 1);
 }
 
 void CarriedBytes::add_rate(const Transfer& t, double sign) {

@@ -32,6 +32,11 @@ class CarriedBytes {
   // Transfer `id` started now from `from` to `to`; `action` is SimGrid's, whose rate it reads.
   void start(std::size_t id, const simgrid::kernel::resource::Action* action, const simgrid::s4u::Host* from,
              const simgrid::s4u::Host* to, const Flow& flow, double now);
+  // Transfer `id` started now as a timer (sim/flow_timers.hpp): no SimGrid action, `rate` bytes/s from
+  // `sending_from` on.
+  void start_timer(std::size_t id, const Flow& flow, double sending_from, double rate, double now);
+  // Timer transfer `id` sends at `rate` from now on (from the end of its latency if still to come).
+  void timer_rate(std::size_t id, double rate, double now);
   // Transfer `id` ended now with `remaining` bytes not sent (0: it finished).
   void end(std::size_t id, double remaining, double now);
   // The link's bandwidth changed now.
@@ -48,7 +53,7 @@ class CarriedBytes {
 
  private:
   struct Transfer {
-    const simgrid::kernel::resource::Action* action = nullptr;
+    const simgrid::kernel::resource::Action* action = nullptr;  // none: a timer
     int plane = 0;
     double multiplicity = 1;
     double size = 0;
@@ -56,8 +61,12 @@ class CarriedBytes {
     double since = 0;     // when `rate` was read
     double credited = 0;  // bytes counted up to `since`
     std::uint64_t serial = 0;
+    double timer_rate = 0;  // a timer's rate once its latency is paid
+    bool sending = false;   // a timer past its latency
   };
   void add_rate(const Transfer& t, double sign);
+  // The transfer sends at `rate` from synced_ on.
+  void set_rate(Transfer& t, double rate);
 
   std::vector<Transfer> transfers_;  // by id
   LinkSharing sharing_;

@@ -72,19 +72,32 @@ FlowSet::~FlowSet() {
   active_set = nullptr;
 }
 
-void FlowSet::launch(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, const Flow& flow) {
-  s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, bytes);
-  std::size_t id = slots_.size();
+std::size_t FlowSet::new_slot() {
   if (free_.empty()) {
     slots_.emplace_back();
-  } else {
-    id = free_.back();
-    free_.pop_back();
+    return slots_.size() - 1;
   }
+  const std::size_t id = free_.back();
+  free_.pop_back();
+  return id;
+}
+
+void FlowSet::launch(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, const Flow& flow) {
+  s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, bytes);
+  const std::size_t id = new_slot();
   carried_.start(id, started_action(*comm, from), from, to, flow, s4u::Engine::get_clock());
   slot_of_.emplace(comm->get_impl(), id);
   of_job_[flow.job].push_back(id);
   slots_[id] = {std::move(comm), flow};
+}
+
+void FlowSet::launch_timer(const std::vector<s4u::Link*>& route, double latency, const Flow& flow) {
+  const std::size_t id = new_slot();
+  const double now = s4u::Engine::get_clock();
+  timers_.start(id, route, latency, flow.size, now);
+  carried_.start_timer(id, flow, timers_.sending_from(id), timers_.rate(id), now);
+  of_job_[flow.job].push_back(id);
+  slots_[id] = {nullptr, flow};
 }
 
 // Runs in SimGrid's maestro while it updates the network model; the driver runs once maestro is done,
@@ -98,24 +111,41 @@ void FlowSet::finished(const void* activity) {
   finished_.push_back(slots_[id].flow);
   // The comm may not be released here: SimGrid is still finishing it.
   retired_.push_back(std::move(slots_[id].comm));
-  std::vector<std::size_t>& of_job = of_job_[slots_[id].flow.job];
-  of_job.erase(std::find(of_job.begin(), of_job.end(), id));
-  if (of_job.empty()) of_job_.erase(slots_[id].flow.job);
+  forget(id);
   release(id);
   wake_->notify_one();
 }
 
+// After SimGrid's transfers of the same instant, which maestro recorded before the driver woke.
+void FlowSet::take_ended_timers() {
+  const double now = s4u::Engine::get_clock();
+  for (const std::size_t id : timers_.take_ended(now)) {
+    carried_.end(id, 0, now);
+    finished_.push_back(slots_[id].flow);
+    forget(id);
+    release(id);
+  }
+}
+
+void FlowSet::forget(std::size_t id) {
+  std::vector<std::size_t>& of_job = of_job_[slots_[id].flow.job];
+  of_job.erase(std::find(of_job.begin(), of_job.end(), id));
+  if (of_job.empty()) of_job_.erase(slots_[id].flow.job);
+}
+
 // Also wakes when a transfer's latency ends, which SimGrid reports to no one, so that the carried bytes
-// see the rates it moves at that instant.
+// see the rates it moves at that instant, and when a timer ends.
 void FlowSet::wait_until(double until) {
   std::unique_lock lock(*mutex_);
+  take_ended_timers();
   while (finished_.empty()) {
-    const double wake = std::min(until, carried_.next_activation());
+    const double wake = std::min({until, carried_.next_activation(), timers_.next_end()});
     if (wake == std::numeric_limits<double>::infinity())
       wake_->wait(lock);
     else
       wake_->wait_until(lock, wake);
     carried_.advance(s4u::Engine::get_clock());
+    take_ended_timers();
     if (wake == until) return;
   }
 }
@@ -136,12 +166,14 @@ CancelledFlows FlowSet::cancel(std::size_t job) {
   const double now = s4u::Engine::get_clock();
   for (const std::size_t id : ids) {
     Slot& s = slots_[id];
-    const double remaining = s.comm->get_remaining();
+    const double remaining = s.comm ? s.comm->get_remaining() : timers_.stop(id, now);
     out.sent_share += 1.0 - remaining / s.flow.size;
     ++out.flows;
     carried_.end(id, remaining, now);
-    slot_of_.erase(s.comm->get_impl());
-    s.comm->cancel();
+    if (s.comm) {
+      slot_of_.erase(s.comm->get_impl());
+      s.comm->cancel();
+    }
     release(id);
   }
   return out;
@@ -152,7 +184,10 @@ std::array<double, 2> FlowSet::take_carried() {
 }
 
 void FlowSet::bandwidth_changed(const s4u::Link* link) {
-  carried_.link_changed(link, s4u::Engine::get_clock());
+  const double now = s4u::Engine::get_clock();
+  carried_.link_changed(link, now);
+  timers_.link_changed(link, now,
+                       [this, now](std::size_t id, double rate) { carried_.timer_rate(id, rate, now); });
 }
 
 void FlowSet::release(std::size_t id) {

@@ -13,6 +13,7 @@
 
 #include "sim/carried_bytes.hpp"
 #include "sim/core/network.hpp"
+#include "sim/flow_timers.hpp"
 
 namespace nvlsim {
 
@@ -28,8 +29,11 @@ class FlowSet {
   FlowSet(const FlowSet&) = delete;
   FlowSet& operator=(const FlowSet&) = delete;
 
-  bool empty() const { return slot_of_.empty(); }
+  bool empty() const { return slot_of_.empty() && timers_.empty(); }
   void launch(simgrid::s4u::Host* from, simgrid::s4u::Host* to, std::uint64_t bytes, const Flow& flow);
+  // Runs `flow` as a timer on `route` (with its summed `latency`), whose links no other transfer may cross
+  // while it runs (sim/flow_timers.hpp).
+  void launch_timer(const std::vector<simgrid::s4u::Link*>& route, double latency, const Flow& flow);
   // Sleeps until a transfer finishes or the clock reaches `until` (infinity: no time limit).
   void wait_until(double until);
   // The transfers that finished since the last call, in the order SimGrid finished them.
@@ -43,10 +47,15 @@ class FlowSet {
 
  private:
   struct Slot {
-    simgrid::s4u::CommPtr comm;
+    simgrid::s4u::CommPtr comm;  // none: a timer
     Flow flow;
   };
+  std::size_t new_slot();
   void finished(const void* activity);
+  // Records the timers that have ended by now as finished.
+  void take_ended_timers();
+  // Removes slot i from its job's list.
+  void forget(std::size_t i);
   // Frees slot i, whose entry in slot_of_ is already gone.
   void release(std::size_t i);
 
@@ -57,6 +66,7 @@ class FlowSet {
   std::vector<Flow> finished_;
   std::vector<simgrid::s4u::CommPtr> retired_;  // finished since the last take_finished
   CarriedBytes carried_;
+  FlowTimers timers_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr wake_;
 };

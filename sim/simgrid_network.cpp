@@ -11,6 +11,9 @@
 
 namespace nvlsim {
 
+SimgridNetwork::SimgridNetwork(const LoadedPlatform& platform)
+    : platform_(platform), timers_(FlowTimers::exact_for_engine()), ports_(platform.gpu_hosts.size()) {}
+
 double SimgridNetwork::now() const {
   return simgrid::s4u::Engine::get_clock();
 }
@@ -24,11 +27,28 @@ void SimgridNetwork::wait_until(double until) {
 
 // One aggregated flow per planned flow (see flow_endpoints.hpp): a flow per NIC would load shared
 // fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached comms live in
-// a list), twenty times the run time on nvl72x64 (docs/model.md).
+// a list), twenty times the run time on nvl72x64 (docs/model.md). An NVLink flow crosses only its job's
+// own ports (a GPU belongs to one job, a job sends one NVLink flow per domain at a time, the switches
+// are non-blocking), so no other transfer can move its rate: it runs as a timer, which costs SimGrid
+// nothing, on every platform whose route between the two GPUs is their two ports.
 void SimgridNetwork::launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
                             const Flow& flow) {
   const auto [from, to] = flow_endpoints(platform_, domain_gpus, planned);
+  if (timers_ && planned.plane == Plane::nvlink) {
+    const auto& gpus = domain_gpus[planned.src_domain];
+    route_.clear();
+    double latency = 0;
+    from->route_to(to, route_, &latency);
+    if (private_ports(route_, gpus[0], gpus[1])) {
+      flows_.launch_timer(route_, latency, flow);
+      return;
+    }
+  }
   flows_.launch(from, to, static_cast<std::uint64_t>(flow.size), flow);
+}
+
+bool SimgridNetwork::private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu) {
+  return route.size() == 2 && route[0] == ports(from_gpu).first && route[1] == ports(to_gpu).second;
 }
 
 void SimgridNetwork::set_nvlink_bandwidth(int gpu, double bandwidth) {
@@ -40,7 +60,7 @@ void SimgridNetwork::set_nvlink_bandwidth(int gpu, double bandwidth) {
 }
 
 std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::ports(int gpu) {
-  if (const auto found = ports_.find(gpu); found != ports_.end()) return found->second;
+  if (ports_[gpu].first != nullptr) return ports_[gpu];
   const int per_domain = platform_.spec.shape.gpus_per_domain();
   const int domain_first = gpu / per_domain * per_domain;
   const int peer = gpu == domain_first ? gpu + 1 : domain_first;

@@ -4,8 +4,8 @@
 
 #include <simgrid/s4u/Link.hpp>
 
-#include <map>
 #include <utility>
+#include <vector>
 
 #include "platforms/platform_loader.hpp"
 #include "sim/core/network.hpp"
@@ -15,7 +15,7 @@ namespace nvlsim {
 
 class SimgridNetwork final : public Network {
  public:
-  explicit SimgridNetwork(const LoadedPlatform& platform) : platform_(platform) {}
+  explicit SimgridNetwork(const LoadedPlatform& platform);
 
   double now() const override;
   void wait_until(double until) override;
@@ -31,9 +31,16 @@ class SimgridNetwork final : public Network {
   // The GPU's NVLink port links (out and in), found through its route to a GPU of the same domain.
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> ports(int gpu);
 
+  // Whether the route is exactly the out port of its first GPU and the in port of its last: links that
+  // belong to the job's GPUs alone.
+  bool private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu);
+
   const LoadedPlatform& platform_;
   FlowSet flows_;
-  std::map<int, std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> ports_;
+  bool timers_;                             // the engine's settings keep FlowTimers exact
+  std::vector<simgrid::s4u::Link*> route_;  // scratch
+  // By GPU, found on first use ({nullptr, nullptr}: not yet): every NVLink launch asks for two.
+  std::vector<std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> ports_;
 };
 
 }  // namespace nvlsim
