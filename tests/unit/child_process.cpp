@@ -81,4 +81,21 @@ ChildResult run_in_child(const std::function<void(std::ostream&)>& body) {
   return result;
 }
 
+std::string checked_child_output(const std::function<void(std::ostream&)>& body) {
+  auto [text, status] = run_in_child(body);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return std::move(text);
+}
+
+std::map<std::string, double> child_values(const std::function<void(std::ostream&)>& body) {
+  std::map<std::string, double> values;
+  std::istringstream in(checked_child_output(body));
+  std::string key;
+  double value = 0;
+  while (in >> key >> value) values[key] = value;
+  return values;
+}
+
 }  // namespace nvlsim::test

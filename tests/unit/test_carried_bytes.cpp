@@ -5,12 +5,9 @@
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
 
-#include <sys/wait.h>
-
 #include <fstream>
 #include <functional>
 #include <map>
-#include <sstream>
 
 #include "child_process.hpp"
 #include "nvlsim_process.hpp"
@@ -33,21 +30,12 @@ std::map<std::string, double> run_scenario(
     const std::function<void(const LoadedPlatform&, std::ostream&)>& scenario) {
   const auto file = scratch_dir("carried-bytes-" + name) / "platform.xml";
   std::ofstream(file) << platform_xml(spec);
-  const auto [text, status] = run_in_child([&](std::ostream& out) {
+  return child_values([&](std::ostream& out) {
     auto engine = make_engine();
     const LoadedPlatform p = load_platform(*engine, file);
     s4u::Actor::create("scenario", p.gpu_hosts[0], [&] { scenario(p, out); });
     engine->run();
   });
-  INFO(text);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
-  std::map<std::string, double> values;
-  std::istringstream in(text);
-  std::string key;
-  double value = 0;
-  while (in >> key >> value) values[key] = value;
-  return values;
 }
 
 // Waits as the replay does, through the flow set, so that ends of latency are seen.

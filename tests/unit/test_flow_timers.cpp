@@ -5,11 +5,8 @@
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
 
-#include <sys/wait.h>
-
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "child_process.hpp"
 #include "nvlsim_process.hpp"
@@ -66,7 +63,7 @@ void run_until(FlowSet& flows, double t, std::ostream& out) {
 std::map<std::string, double> run(const PlatformSpec& spec) {
   const auto file = scratch_dir("flow-timers") / "platform.xml";
   std::ofstream(file) << platform_xml(spec);
-  const auto [text, status] = run_in_child([&](std::ostream& out) {
+  return child_values([&](std::ostream& out) {
     out.precision(17);
     auto engine = make_engine();
     const LoadedPlatform p = load_platform(*engine, file);
@@ -88,15 +85,6 @@ std::map<std::string, double> run(const PlatformSpec& spec) {
     });
     engine->run();
   });
-  INFO(text);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
-  std::map<std::string, double> values;
-  std::istringstream in(text);
-  std::string key;
-  double value = 0;
-  while (in >> key >> value) values[key] = value;
-  return values;
 }
 
 }  // namespace

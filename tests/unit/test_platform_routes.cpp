@@ -6,8 +6,6 @@
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
 
-#include <sys/wait.h>
-
 #include <fstream>
 #include <functional>
 #include <map>
@@ -35,15 +33,11 @@ std::map<std::string, std::string> in_engine(
     const std::function<void(const LoadedPlatform&, std::ostream&)>& body) {
   const auto file = scratch_dir("platform-routes-" + name) / "platform.xml";
   std::ofstream(file) << platform_xml(spec);
-  const auto [text, status] = run_in_child([&](std::ostream& out) {
+  std::istringstream in(checked_child_output([&](std::ostream& out) {
     auto engine = make_engine();
     body(load_platform(*engine, file), out);
-  });
-  INFO(text);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
+  }));
   std::map<std::string, std::string> lines;
-  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const auto space = line.find(' ');
     lines[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
