@@ -1,15 +1,19 @@
 #pragma once
-// Communication cost of a job's collective on NVL72 racks. The plan is made of steps of aggregated
-// flows; the simulator runs them on SimGrid, and this file also gives their uncontended time.
+// Communication cost of a job's collective on NVLink domains joined by InfiniBand, as NCCL runs it
+// (DOMAIN.md §7). The plan is made of steps of aggregated flows; the simulator runs them on SimGrid, and
+// this file also gives their uncontended time.
 //
-// all-reduce, as NCCL runs it across NVLink domains: reduce-scatter inside each domain over NVLink, ring
-// all-reduce of the shards between domains over InfiniBand, all-gather inside each domain. For message
-// size S per GPU and n_1..n_d GPUs in d domains (n = sum n_i), uncontended:
-//   d = 1: 2 (n-1)/n S / B_nvl
-//   d > 1: 2 max_i((n_i-1)/n_i) S / B_nvl + 2 (d-1)/d S / (n_min B_ib)
-// With NVLink SHARP the switches reduce in place and the in-domain part costs S / B_nvl.
+// all-reduce of S bytes per GPU over n_1..n_d GPUs in d domains (n = sum n_i). NCCL treats a domain as one
+// node and picks the algorithm its cost model finds fastest; so does nvlsim, among:
+//   d = 1, Ring:  2 (n-1)/n S / (e_ring B_nvl)
+//   d = 1, NVLS:  2 (n-1)/n S / (e_nvls B_nvl)        (NVLink SHARP, more than 2 GPUs)
+//   d > 1, NVLSTree (Tree without SHARP), pipelined, so the slower level decides:
+//          max( 2 max_i((n_i-1)/n_i) S / (e B_nvl),  tau(d) S / min_i(k_i e_nic B_nic) )
+//          with k_i = min(n_i, K) NICs per domain, tau = 1, 1.5, 2 for d = 2, 3, >= 4 (double binary tree)
+//   d > 1, Ring over all n GPUs: 2 (n-1)/n S / min(e_ring B_nvl, min_i k_i e_nic B_nic)
 // all-to-all (expert parallel): every GPU of domain i sends (n_i-1)/n S over NVLink and (n-n_i)/n S over
-// InfiniBand at the same time.
+// its own NIC at the same time (NCCL cannot aggregate NICs for all-to-all).
+// The efficiencies e turn line rates into what NCCL reaches: a flow occupies its links for bytes / e.
 
 #include <span>
 #include <string_view>
@@ -21,20 +25,28 @@ namespace nvlsim {
 
 enum class Collective { all_reduce, all_to_all };
 
-// "all-reduce" / "all-to-all"; nullopt-like false when unknown.
+// "all-reduce" / "all-to-all"; false when unknown.
 bool parse_collective(std::string_view text, Collective& out);
 std::string_view to_string(Collective collective);
+
+// How the collective runs: NCCL's algorithm names; `direct` is the all-to-all's one exchange.
+enum class Algorithm { ring, nvls, tree, nvls_tree, direct };
+std::string_view to_string(Algorithm algorithm);
 
 enum class Plane { nvlink, infiniband };
 
 // One aggregated flow: `multiplicity` GPUs (or NICs) of the job's source domain each send `bytes` at the
-// same time, so one representative flow of `bytes` stands for all of them.
+// same time, so one representative flow stands for all of them. At `efficiency` of the line rate it
+// occupies its links as `wire_bytes()` would at full rate.
 struct PlannedFlow {
   int src_domain = 0;  // index into the job's per-domain counts
   int dst_domain = 0;
   Plane plane = Plane::nvlink;
   double bytes = 0;
   int multiplicity = 1;
+  double efficiency = 1.0;
+
+  double wire_bytes() const { return bytes / efficiency; }
 };
 
 // Flows of one step run concurrently; the next step starts when all of them are done.
@@ -42,16 +54,26 @@ struct CollectiveStep {
   std::vector<PlannedFlow> flows;
 };
 
-// Steps of one collective of `message_bytes` per GPU over a job with gpus_per_domain[i] GPUs in its i-th
-// domain. Empty when the job has a single GPU.
-std::vector<CollectiveStep> plan_collective(Collective collective, std::span<const int> gpus_per_domain,
-                                            double message_bytes, bool sharp);
+struct CollectivePlan {
+  Algorithm algorithm = Algorithm::ring;
+  std::vector<CollectiveStep> steps;  // empty when the job has a single GPU
+};
+
+// The plan NCCL would choose for one collective of `message_bytes` per GPU over a job with
+// gpus_per_domain[i] GPUs in its i-th domain: the fastest applicable algorithm when uncontended.
+CollectivePlan plan_collective(Collective collective, std::span<const int> gpus_per_domain,
+                               double message_bytes, const FabricParams& fabric);
+
+// One all-reduce algorithm, forced (as NCCL_ALGO does); empty steps when it does not apply to the
+// placement (NVLS: one domain of more than 2 GPUs with SHARP; the hierarchical two: several domains).
+CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const int> gpus_per_domain,
+                               double message_bytes, const FabricParams& fabric);
 
 // Time of the steps when nothing else shares the links. A source domain's flows share its representative
-// NIC or port, so their bytes add up there.
+// NIC or port, so their wire bytes add up there.
 double uncontended_time(std::span<const CollectiveStep> steps, const FabricParams& fabric);
 
-// Bytes the steps send in total, and the part that crosses domains.
+// Bytes the steps send in total (payload, without the efficiencies), and the part that crosses domains.
 double total_bytes(std::span<const CollectiveStep> steps);
 double cross_domain_bytes(std::span<const CollectiveStep> steps);
 

@@ -12,9 +12,19 @@ struct FabricParams {
   double ib_latency = 0;             // s per link
   double ib_oversubscription = 1.0;  // leaf uplink capacity = downlink capacity / this
   int ib_switch_radix = 64;          // Quantum-2 QM9700: 64 ports of 400 Gb/s
-  bool nvlink_sharp = false;         // NVLink SHARP: NVSwitches reduce in place (all-reduce only)
-  double inter_zone_bw = 0;          // bytes/s each way per GPU between a domain's zones; 0 = one zone.
-                                     // Recorded, not yet modelled: the replay sees one NVLink level.
+  // NVLink SHARP: NCCL may run a domain's all-reduce as NVLS (on by default on NVLink 5 and 6 systems).
+  bool nvlink_sharp = true;
+  // What NCCL reaches of the line rates (DOMAIN.md §7): 40.1 of 50 GB/s per NVLink in NCCL's own tuning
+  // model; NVLS's measured bus bandwidth, 835-847 GB/s for 8 and 72 GPUs, of 900; 48 of 50 GB/s per
+  // NDR NIC (nccl-tests, and NCCL's tuning model: 96 for 800G).
+  double nvlink_efficiency = 0.80;
+  double nvls_efficiency = 0.94;
+  double nic_efficiency = 0.96;
+  // NICs of a domain NCCL's all-reduce uses between domains. Assumed: 8 is the count whose tree matches
+  // the 20-rack NCCL 2.26 figure (203 GB/s); NCCL 2.27.3 and later use up to 16 on GB200.
+  int nccl_nics_per_domain = 8;
+  double inter_zone_bw = 0;  // bytes/s each way per GPU between a domain's zones; 0 = one zone.
+                             // Recorded, not yet modelled: the replay sees one NVLink level.
 
   // Per GPU per direction over NVLink: 18 x 50 GB/s = 900 GB/s.
   double nvlink_gpu_bw() const { return nvlink_links_per_gpu * nvlink_link_bw; }

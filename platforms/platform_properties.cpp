@@ -100,6 +100,12 @@ PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::s
   f.ib_latency = props.get<double>("ib_latency", 0.0, 1.0);
   f.ib_oversubscription = props.get<double>("ib_oversubscription", 1.0, 1024.0);
   f.nvlink_sharp = props.get<int>("nvlink_sharp", 0, 1) != 0;
+  // NCCL's efficiencies and NIC count came with format 2's second revision; older files get the defaults.
+  const FabricParams nccl;
+  f.nvlink_efficiency = props.get_or<double>("nvlink_efficiency", 0.01, 1.0, nccl.nvlink_efficiency);
+  f.nvls_efficiency = props.get_or<double>("nvls_efficiency", 0.01, 1.0, nccl.nvls_efficiency);
+  f.nic_efficiency = props.get_or<double>("nic_efficiency", 0.01, 1.0, nccl.nic_efficiency);
+  f.nccl_nics_per_domain = props.get_or<int>("nccl_nics_per_domain", 1, 65536, nccl.nccl_nics_per_domain);
   f.ib_switch_radix = props.get<int>("ib_switch_radix", 2, 65536);
   if (s.zones_per_domain > 1) {
     f.inter_zone_bw = props.get_or<double>("inter_zone_bw", 1.0, 1e15, system.inter_zone_bw.value);

@@ -52,6 +52,10 @@ std::string platform_xml(const PlatformSpec& spec) {
   prop(out, in, "ib_latency", num(f.ib_latency));
   prop(out, in, "ib_oversubscription", num(f.ib_oversubscription));
   prop(out, in, "nvlink_sharp", f.nvlink_sharp ? "1" : "0");
+  prop(out, in, "nvlink_efficiency", num(f.nvlink_efficiency));
+  prop(out, in, "nvls_efficiency", num(f.nvls_efficiency));
+  prop(out, in, "nic_efficiency", num(f.nic_efficiency));
+  prop(out, in, "nccl_nics_per_domain", std::to_string(f.nccl_nics_per_domain));
   prop(out, in, "ib_switch_radix", std::to_string(f.ib_switch_radix));
   // Only when on: a file without it reads as off, and NVLink 5 systems' files stay as they were.
   if (spec.partial_operation) prop(out, in, "partial_operation", "1");

@@ -76,7 +76,11 @@ void apply(const FabricFlags& given, FabricParams& f) {
   if (given.ib_latency) f.ib_latency = *given.ib_latency;
   if (given.ib_oversubscription) f.ib_oversubscription = *given.ib_oversubscription;
   if (given.ib_switch_radix) f.ib_switch_radix = *given.ib_switch_radix;
-  if (given.nvlink_sharp) f.nvlink_sharp = true;
+  if (given.nvlink_sharp) f.nvlink_sharp = *given.nvlink_sharp;
+  if (given.nvlink_efficiency) f.nvlink_efficiency = *given.nvlink_efficiency;
+  if (given.nvls_efficiency) f.nvls_efficiency = *given.nvls_efficiency;
+  if (given.nic_efficiency) f.nic_efficiency = *given.nic_efficiency;
+  if (given.nccl_nics_per_domain) f.nccl_nics_per_domain = *given.nccl_nics_per_domain;
 }
 
 }  // namespace
@@ -104,8 +108,20 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
              "leaf uplinks carry the leaf's NICs x NIC bandwidth / R (1)");
   add_number(*cmd, "--ib-switch-radix", o.fabric.ib_switch_radix, 4, 4096, "N",
              "ports per InfiniBand switch; a leaf serves N/2 trays per rail (64)");
-  cmd->add_flag("--nvlink-sharp", o.fabric.nvlink_sharp,
-                "NVSwitches reduce in place (NVLink SHARP) for all-reduce");
+  cmd->add_flag_callback(
+      "--nvlink-sharp", [&o] { o.fabric.nvlink_sharp = true; },
+      "NCCL may run a domain's all-reduce in the switches (NVLS; the default)");
+  cmd->add_flag_callback(
+      "--no-nvlink-sharp", [&o] { o.fabric.nvlink_sharp = false; },
+      "no NVLS: all-reduce runs as Ring or Tree (NCCL_NVLS_ENABLE=0)");
+  add_number(*cmd, "--nvlink-efficiency", o.fabric.nvlink_efficiency, 0.01, 1.0, "E",
+             "share of NVLink line rate NCCL's Ring and all-to-all reach (0.80)");
+  add_number(*cmd, "--nvls-efficiency", o.fabric.nvls_efficiency, 0.01, 1.0, "E",
+             "NVLS bus bandwidth over NVLink line rate (0.94)");
+  add_number(*cmd, "--nic-efficiency", o.fabric.nic_efficiency, 0.01, 1.0, "E",
+             "share of NIC line rate NCCL reaches (0.96)");
+  add_number(*cmd, "--nccl-nics", o.fabric.nccl_nics_per_domain, 1, 65536, "K",
+             "NICs per domain NCCL's all-reduce uses between domains (8; 16 from NCCL 2.27.3)");
   add_number(*cmd, "--partial-operation", o.partial_operation, 0, 1, "0|1",
              "1: a failed tray is isolated and its domain stays a block of the rest\n"
              "(NVLink 6; default: the system's, 1 on vr-*, docs/failures.md)");

@@ -14,9 +14,10 @@ namespace nvlsim {
 
 // The fabric flags given; each replaces the system's figure.
 struct FabricFlags {
-  std::optional<int> nvlink_links_per_gpu, ib_switch_radix;
+  std::optional<int> nvlink_links_per_gpu, ib_switch_radix, nccl_nics_per_domain;
   std::optional<double> nvlink_link_bw, nvlink_latency, nic_bw, ib_latency, ib_oversubscription;
-  bool nvlink_sharp = false;
+  std::optional<double> nvlink_efficiency, nvls_efficiency, nic_efficiency;
+  std::optional<bool> nvlink_sharp;
 };
 
 struct PlatformOptions {

@@ -63,6 +63,7 @@ void print_route(const LoadedPlatform& p, int a, int b) {
 
 struct ProbeJob {
   std::vector<std::vector<int>> domain_gpus;
+  Algorithm algorithm = Algorithm::ring;
   std::vector<CollectiveStep> steps;
   double elapsed = 0;
 };
@@ -76,7 +77,7 @@ void simulate(const LoadedPlatform& p, std::vector<ProbeJob>& jobs) {
         for (const auto& f : step.flows) {
           const auto [from, to] = flow_endpoints(p, job.domain_gpus, f);
           comms.push_back(
-              s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.bytes))));
+              s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.wire_bytes()))));
         }
         for (auto& c : comms) c->wait();
       }
@@ -143,7 +144,6 @@ int probe_command(const ProbeOptions& o) {
     print_route(p, o.route->first, o.route->second);
     return 0;
   }
-  const bool sharp = p.spec.fabric.nvlink_sharp;
   std::vector<ProbeJob> jobs;
   for (const auto& gpus : o.jobs) {
     check_ids(p, gpus);
@@ -151,7 +151,9 @@ int probe_command(const ProbeOptions& o) {
     job.domain_gpus = group_by_domain(gpus, p.spec.shape);
     std::vector<int> counts;
     for (const auto& g : job.domain_gpus) counts.push_back(static_cast<int>(g.size()));
-    job.steps = plan_collective(o.collective, counts, o.bytes, sharp);
+    CollectivePlan plan = plan_collective(o.collective, counts, o.bytes, p.spec.fabric);
+    job.algorithm = plan.algorithm;
+    job.steps = std::move(plan.steps);
     jobs.push_back(std::move(job));
   }
   simulate(p, jobs);
@@ -167,9 +169,12 @@ int probe_command(const ProbeOptions& o) {
       n += static_cast<int>(g.size());
     }
     const int all[] = {n};
-    out += fmt::format("placement{0} {1}\nsimulated_s{0} {2}\nclosed_form_s{0} {3}\nnvlink_ideal_s{0} {4}\n",
-                       key, placement, job.elapsed, uncontended_time(job.steps, p.spec.fabric),
-                       uncontended_time(plan_collective(o.collective, all, o.bytes, sharp), p.spec.fabric));
+    out += fmt::format(
+        "placement{0} {1}\nalgorithm{0} {5}\nsimulated_s{0} {2}\nclosed_form_s{0} {3}\nnvlink_ideal_s{0} "
+        "{4}\n",
+        key, placement, job.elapsed, uncontended_time(job.steps, p.spec.fabric),
+        uncontended_time(plan_collective(o.collective, all, o.bytes, p.spec.fabric).steps, p.spec.fabric),
+        to_string(job.algorithm));
     out += fmt::format("comm_bytes{0} {1}\ncross_domain_bytes{0} {2}\n", key, total_bytes(job.steps),
                        cross_domain_bytes(job.steps));
   }

@@ -35,7 +35,7 @@ namespace {
 double largest_flow(std::span<const CollectiveStep> steps) {
   double largest = 0;
   for (const auto& step : steps)
-    for (const auto& f : step.flows) largest = std::max(largest, f.bytes);
+    for (const auto& f : step.flows) largest = std::max(largest, f.wire_bytes());
   return largest;
 }
 
@@ -59,7 +59,7 @@ void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationC
   const Collective collective = cls ? cls->collective : config.collective;
   const double fraction = cls ? (cls->communicates ? cls->comm_fraction : 0.0) : config.comm_fraction;
   const auto plan = [collective, &fabric](std::span<const int> counts, double message) {
-    return plan_collective(collective, counts, message, fabric.nvlink_sharp);
+    return plan_collective(collective, counts, message, fabric).steps;
   };
   std::vector<int> counts;
   for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));

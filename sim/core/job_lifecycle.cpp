@@ -136,8 +136,8 @@ void JobLifecycle::launch(std::size_t job, Attempt& a, const PlannedFlow& f) {
   JobOutcome& out = outcomes_[job];
   out.comm_bytes += f.bytes * f.multiplicity;
   if (f.plane == Plane::infiniband) out.cross_domain_bytes += f.bytes * f.multiplicity;
-  // plan_rounds keeps f.bytes within kMaxFlowBytes, which a 64-bit integer holds.
-  const auto size = static_cast<std::uint64_t>(std::llround(f.bytes));
+  // plan_rounds keeps wire bytes within kMaxFlowBytes, which a 64-bit integer holds.
+  const auto size = static_cast<std::uint64_t>(std::llround(f.wire_bytes()));
   if (size == 0) return;
   network_.launch(a.domain_gpus, f, {job, f.plane, f.multiplicity, static_cast<double>(size)});
   ++a.flows_left;

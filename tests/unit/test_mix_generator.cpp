@@ -186,7 +186,8 @@ TEST_CASE("the default mix gives finetune jobs about 30% of the work, as --help 
   CHECK(finetune / total == Approx(0.30).margin(0.02));
 }
 
-TEST_CASE("the mix generator's --finetune-share sets the finetune jobs' share of the offered GPU-hours", "[mix]") {
+TEST_CASE("the mix generator's --finetune-share sets the finetune jobs' share of the offered GPU-hours",
+          "[mix]") {
   for (const double share : {0.2, 0.4, 0.6}) {
     MixParams p = params(500'000, 0, 4608, 5);
     p.finetune_work_share = share;

@@ -17,7 +17,9 @@ namespace {
 
 // Three tiers (72 leaves of 4 NICs in pods) and non-zero latencies, so every kind of InfiniBand link
 // is on some route; the files in tests/data were written with these flags by the last format 1 writer.
-const std::string kFlags = "--racks 4 --ib-switch-radix 8 --ib-latency 1e-6 --nvlink-latency 2e-7";
+// The format 1 files predate NVLS as the default: they say nvlink_sharp 0.
+const std::string kFlags =
+    "--racks 4 --ib-switch-radix 8 --ib-latency 1e-6 --nvlink-latency 2e-7 --no-nvlink-sharp";
 const std::string kOversubscribed = " --ib-oversubscription 2";
 
 std::string format2_file(const std::filesystem::path& dir, const std::string& extra) {

@@ -75,9 +75,10 @@ std::vector<JobOutcome> run(const PlatformSpec& p, const std::vector<Job>& jobs,
 // `fraction` of each round (job_attempt.hpp).
 double message(const PlatformSpec& p, int gpus, double work_per_round, double fraction) {
   const auto ref = reference_placement(gpus, p.shape.gpus_per_domain());
-  const double fixed = uncontended_time(plan_collective(Collective::all_reduce, ref, 0, false), p.fabric);
+  const double fixed =
+      uncontended_time(plan_collective(Collective::all_reduce, ref, 0, p.fabric).steps, p.fabric);
   const double per_byte =
-      uncontended_time(plan_collective(Collective::all_reduce, ref, 1, false), p.fabric) - fixed;
+      uncontended_time(plan_collective(Collective::all_reduce, ref, 1, p.fabric).steps, p.fabric) - fixed;
   return (fraction * work_per_round - fixed) / per_byte;
 }
 
@@ -91,8 +92,10 @@ TEST_CASE("replay core: a job alone finishes at the closed-form time of its plac
   const auto out = run(p, {job(1, 6, 900)}, c, network);
   const double m = message(p, 6, 300, c.comm_fraction);
   const int actual[] = {4, 2}, ideal[] = {6};
-  const double comm = uncontended_time(plan_collective(Collective::all_reduce, actual, m, false), p.fabric);
-  const double best = uncontended_time(plan_collective(Collective::all_reduce, ideal, m, false), p.fabric);
+  const double comm =
+      uncontended_time(plan_collective(Collective::all_reduce, actual, m, p.fabric).steps, p.fabric);
+  const double best =
+      uncontended_time(plan_collective(Collective::all_reduce, ideal, m, p.fabric).steps, p.fabric);
   CHECK(out[0].state == FinalState::completed_successfully);
   CHECK(out[0].finish == Approx(3 * ((1 - c.comm_fraction) * 300 + comm)).epsilon(1e-12));
   CHECK(out[0].bw_efficiency == Approx(best / comm).epsilon(1e-9));
@@ -112,21 +115,24 @@ TEST_CASE("replay core: two jobs sharing an InfiniBand link each take half of it
   const PlatformSpec p = small_platform();
   const SimulationConfig c = config(1);
   test::AnalyticNetwork network(p.fabric, p.fabric.nic_bw);
-  // Two identical 8-GPU jobs on domains 0+1 and 2+3 run their steps in lockstep; in the step between
-  // domains, each job's two flows and the other's four share the one link.
+  // Two identical 8-GPU jobs on domains 0+1 and 2+3 run their steps in lockstep; the flows between
+  // domains, two per job, share the one link, while each job's NVLink flows go on beside them.
   const auto out = run(p, {job(1, 8, 1000), job(2, 8, 1000)}, c, network);
   const int counts[] = {4, 4};
   const auto steps =
-      plan_collective(Collective::all_reduce, counts, message(p, 8, 1000, c.comm_fraction), false);
+      plan_collective(Collective::all_reduce, counts, message(p, 8, 1000, c.comm_fraction), p.fabric).steps;
   double comm = 0;
   for (const auto& step : steps) {
-    if (step.flows.front().plane == Plane::nvlink) {
-      comm += uncontended_time(std::span(&step, 1), p.fabric);
-      continue;
+    CollectiveStep nvlink;
+    double ib_bytes = 0;
+    for (const auto& f : step.flows) {
+      if (f.plane == Plane::nvlink)
+        nvlink.flows.push_back(f);
+      else
+        ib_bytes += f.wire_bytes();
     }
-    double bytes = 0;
-    for (const auto& f : step.flows) bytes += f.bytes;
-    comm += 3 * p.fabric.ib_latency + 2 * bytes / p.fabric.nic_bw;
+    const double ib = ib_bytes > 0 ? 3 * p.fabric.ib_latency + 2 * ib_bytes / p.fabric.nic_bw : 0;
+    comm += std::max(uncontended_time(std::span(&nvlink, 1), p.fabric), ib);
   }
   for (const JobOutcome& o : out)
     CHECK(o.finish == Approx((1 - c.comm_fraction) * 1000 + comm).epsilon(1e-12));

@@ -18,7 +18,7 @@ namespace {
 const std::string kPlatform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x2.xml";
 
 // 68 GPUs fill trays 0-16 of rack 0, so the 8-GPU job 2 (1000 s in the trace, requested time as given)
-// is split over two racks and runs about 1729 s (see test_end_to_end.cpp for the arithmetic).
+// is split over two racks and runs about 1455 s (see test_end_to_end.cpp for the arithmetic).
 std::string slowed_trace(const std::filesystem::path& dir, const std::string& requested_time) {
   const auto path = dir / "t.swf";
   std::ofstream(path) << "1 0 -1 100000 68 -1 -1 68 200000 -1 1 1 1 1 1 1 -1 -1\n"
@@ -44,7 +44,7 @@ TEST_CASE("a job with no requested time that placement slows runs to its end by 
   const auto jobs = run(dir, slowed_trace(dir, "-1"), "", "out");
   REQUIRE(jobs.at(1, "domains") == "2");  // the premise: placement slows it
   CHECK(jobs.at(1, "final_state") == "COMPLETED_SUCCESSFULLY");
-  CHECK(jobs.num(1, "execution_time") == Approx(1729).epsilon(0.01));
+  CHECK(jobs.num(1, "execution_time") == Approx(1455).epsilon(0.01));
   CHECK(jobs.at(1, "requested_time").empty());  // no limit: undefined
   CHECK(jobs.num(0, "requested_time") == 200000);
   // The schedule keeps SWF's "unknown" rather than writing an infinity.
@@ -60,22 +60,22 @@ TEST_CASE("a default time S (--default-time) is the limit of a job with no reque
           "[e2e][walltime]") {
   const auto dir = scratch_dir("default-time");
   const auto trace = slowed_trace(dir, "-1");
-  auto jobs = run(dir, trace, "--default-time 1500", "limited");
+  auto jobs = run(dir, trace, "--default-time 1300", "limited");
   REQUIRE(jobs.at(1, "domains") == "2");
   CHECK(jobs.at(1, "final_state") == "COMPLETED_WALLTIME_REACHED");
-  CHECK(jobs.num(1, "execution_time") == 1500);
-  CHECK(jobs.num(1, "requested_time") == 1500);
+  CHECK(jobs.num(1, "execution_time") == 1300);
+  CHECK(jobs.num(1, "requested_time") == 1300);
   CHECK(jobs.at(0, "final_state") == "COMPLETED_SUCCESSFULLY");  // its own limit, 200000 s, holds
   const auto schedule = nvlsim::read_swf((dir / "limited/schedule-per-gpu.swf").string());
-  CHECK(schedule.records.at(1).requested_time == 1500);
+  CHECK(schedule.records.at(1).requested_time == 1300);
   const auto manifest = nlohmann::json::parse(slurp((dir / "limited/run.json").string()));
-  CHECK(manifest["job_model"]["default_time_seconds"] == 1500.0);
+  CHECK(manifest["job_model"]["default_time_seconds"] == 1300.0);
 
   // A default longer than the slowed run kills nothing.
   jobs = run(dir, trace, "--default-time 2000", "long");
   CHECK(jobs.at(1, "final_state") == "COMPLETED_SUCCESSFULLY");
   // --no-walltime-kill still turns killing off.
-  jobs = run(dir, trace, "--default-time 1500 --no-walltime-kill", "nokill");
+  jobs = run(dir, trace, "--default-time 1300 --no-walltime-kill", "nokill");
   CHECK(jobs.at(1, "final_state") == "COMPLETED_SUCCESSFULLY");
 }
 
