@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from slurm_cluster import ClusterSpec, SlurmCluster, SlurmMissing, compress_ids, missing_programs  # noqa: E402
+from slurm_cluster import (ClusterSpec, SlurmCluster, SlurmMissing, compress_ids,  # noqa: E402
+                           missing_programs)
 
 EXIT_FAIL = 1
 EXIT_SETUP = 2
@@ -124,7 +125,7 @@ SCENARIOS = [
         ("h", "--gpus=2", "tray-2 gpu:2@1-2"),
     ]),
     # --gres=shard:K is per tray (-N 2: K on each); a whole-GPU job counts a GPU with shards as used.
-    Scenario("shard_multi", "shards per node on several trays; whole-GPU jobs across trays with shards", SHARD, [
+    Scenario("shard_multi", "shards per tray on several trays; whole-GPU jobs beside shards", SHARD, [
         ("a", "-N 2 --gres=shard:2", "tray-0 shard:2@0 + tray-1 shard:2@0"),
         ("b", "--gpus=7", "tray-0 gpu:3@1-3 + tray-2 gpu:4@0-3"),
         ("c", "-N 1 --gpus-per-node=4", "pending"),

@@ -162,12 +162,12 @@ SlurmdParameters=config_overrides
             raise ValueError(f"ClusterSpec.sharing: {s.sharing!r} is not '', 'shard' or 'mps'")
         gres_shares = f",{s.sharing}:{s.shares * s.gpus_per_tray}" if s.sharing else ""
         gpu_type = s.gpu_type if s.gpu_type is not None else ("gb200" if s.sharing else "")
+        gres_gpus = f"gpu:{gpu_type}:{s.gpus_per_tray}" if gpu_type else f"gpu:{s.gpus_per_tray}"
         if s.debug_select:
             conf += "SlurmctldDebug=debug\nDebugFlags=SelectType,Gres\n"
         conf += (f"NodeName=tray-[0-{last}] NodeAddr=127.0.0.1 Port=[{node_port_first}-{node_port_first + last}] "
                  f"CPUs={s.cpus_per_tray} Sockets={s.sockets} CoresPerSocket={s.cores_per_socket} ThreadsPerCore=1 "
-                 f"RealMemory=512000 Gres=gpu:{gpu_type + ':' if gpu_type else ''}{s.gpus_per_tray}{gres_shares} "
-                 "State=UNKNOWN\n")
+                 f"RealMemory=512000 Gres={gres_gpus}{gres_shares} State=UNKNOWN\n")
         part = f"PartitionName=gpu Nodes=tray-[0-{last}] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
         if s.def_cpu_per_gpu:
             part += f" DefCpuPerGPU={s.def_cpu_per_gpu}"
@@ -178,7 +178,8 @@ SlurmdParameters=config_overrides
         with open(os.path.join(etc, "gres.conf"), "w") as f:
             f.write("AutoDetect=off\n")
             typed = f" Type={gpu_type}" if gpu_type else ""
-            f.write(f"NodeName=tray-[0-{last}] Name=gpu{typed} File={d}/dev/nvidia[0-{s.gpus_per_tray - 1}]\n")
+            f.write(f"NodeName=tray-[0-{last}] Name=gpu{typed} "
+                    f"File={d}/dev/nvidia[0-{s.gpus_per_tray - 1}]\n")
             # One line per GPU: the shares of that GPU, bound to its device file.
             flags = f" Flags={s.sharing_flags}" if s.sharing_flags else ""
             for g in range(s.gpus_per_tray if s.sharing else 0):
