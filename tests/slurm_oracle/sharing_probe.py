@@ -86,6 +86,15 @@ SCENARIOS = [
         ("d", "-w tray-2 -c 3 --gres=shard:1", "tray-2 shard:1@0"),
         ("e", "--gres=shard:1", "tray-0 shard:1@1"),
     ]),
+    # The runs, not the trays, are compared: tray-2 cannot serve (all GPUs held whole), so the runs are
+    # tray-[0-1] (120 + 144 free CPUs) and tray-3 (140); the run with fewer free CPUs that holds the job
+    # wins, so d goes to tray-3 although tray-0 alone has fewer free CPUs.
+    Scenario("shard_runs", "trays compared one by one, or runs of consecutive trays", dict(SHARD, trays=4), [
+        ("a", "-w tray-0 -c 24 --gres=shard:1", "tray-0 shard:1@0"),
+        ("b", "-w tray-2 --gpus=4", "tray-2 gpu:4@0-3"),
+        ("c", "-w tray-3 -c 4 --gres=shard:1", "tray-3 shard:1@0"),
+        ("d", "--gres=shard:1", "tray-3 shard:1@0"),
+    ]),
     # Equal free CPUs: the lowest-numbered tray (c: tray-1 before tray-2; tray-0 has more free CPUs).
     Scenario("shard_ties", "equal free CPUs", SHARD, [
         ("a", "-w tray-2 --gres=shard:1", "tray-2 shard:1@0"),
@@ -130,6 +139,19 @@ SCENARIOS = [
         ("b", "--gpus=7", "tray-0 gpu:3@1-3 + tray-2 gpu:4@0-3"),
         ("c", "-N 1 --gpus-per-node=4", "pending"),
         ("d", "--gpus=2", "tray-1 gpu:2@1-2"),
+    ]),
+    # -N 2 on busy trays: not the two with the fewest free CPUs but, as for whole-tray jobs, the trays
+    # that can serve in index order within a run of consecutive ones (c: tray-0 and tray-1, not tray-2 with
+    # fewer free CPUs than tray-1); with tray-1 unable to serve (g), the runs tray-0 and tray-2, the one
+    # with more free CPUs first. Each tray's GPU by first fit.
+    Scenario("shard_multi_busy", "which trays a multi-tray shard job gets", SHARD, [
+        ("a", "-w tray-0 -c 10 --gres=shard:1", "tray-0 shard:1@0"),
+        ("b", "-w tray-2 -c 5 --gres=shard:1", "tray-2 shard:1@0"),
+        ("c", "-N 2 --gres=shard:4", "tray-0 shard:4@1 + tray-1 shard:4@0"),
+        ("d", "-N 2 --gres=shard:2", "tray-0 shard:2@0 + tray-1 shard:2@1"),
+        ("e", "-w tray-1 -c 20 --gres=shard:4", "tray-1 shard:4@2"),
+        ("f", "-N 2 --gres=shard:4", "tray-0 shard:4@2 + tray-1 shard:4@3"),
+        ("g", "-N 2 --gres=shard:4", "tray-0 shard:4@3 + tray-2 shard:4@1"),
     ]),
     # Configuration pitfall: with untyped GPUs in gres.conf (no Type=, no Cores=), Slurm keeps no per-GPU
     # records of gres/gpu, and whole-GPU jobs take GPUs that hold shards (b); shards still avoid GPUs held
