@@ -23,3 +23,11 @@ nvlsim_slurm_oracle_test(tree --seed 3 --policy tree)
 # nvlsim's placements: this seed gives 8 of them, 5 where Slurm's batches start the job later than nvlsim's
 # exact earliest end.
 nvlsim_slurm_oracle_test(reservations --seed 6 --policy per-gpu --cpus-per-gpu 36 --reservations)
+# How Slurm places gres/shard and gres/mps requests (docs/sharing.md): scripted scenarios on a small private
+# Slurm configured with shards or MPS, each placement asserted. About 7 s.
+add_test(NAME slurm_sharing_probe COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sharing_probe.py)
+set_tests_properties(slurm_sharing_probe PROPERTIES
+  SKIP_RETURN_CODE 77
+  LABELS slurm
+  RUN_SERIAL TRUE
+  TIMEOUT 60)

@@ -49,6 +49,22 @@ class ClusterSpec:
     topology_conf: str = ""       # text of topology.conf; empty = topology/none
     port_base: int = 0            # 0 = derived from the process id
     debug_select: bool = False
+    # GPU sharing (docs/sharing.md): "" = whole GPUs only (gres/gpu), "shard" = gres/shard, "mps" = gres/mps,
+    # each GPU of a tray carrying shares_per_gpu of them (one gres.conf line per GPU device file).
+    sharing: str = ""
+    shares_per_gpu: int = 0       # 0 = the default: 4 shards, or 100 mps (a percentage) per GPU
+    sharing_flags: str = ""       # Flags= of the shard/mps lines of gres.conf (e.g. all_sharing); "" = none
+    # Type= of the GPUs in gres.conf; None = "gb200" with sharing, untyped without. Slurm 22.05 keeps per-GPU
+    # state (topology records) of gres/gpu only when a gres.conf line gives Type= or Cores=, and without it
+    # does not keep whole-GPU jobs off GPUs that hold shards or MPS (docs/sharing.md).
+    gpu_type: str = None
+
+    @property
+    def shares(self):
+        """Shares per GPU of the sharing GRES (0 without sharing)."""
+        if not self.sharing:
+            return 0
+        return self.shares_per_gpu or (4 if self.sharing == "shard" else 100)
 
     @property
     def cpus_per_tray(self):
@@ -139,14 +155,19 @@ SchedulerParameters=batch_sched_delay=0
 TopologyPlugin={"topology/tree" if s.topology_conf else "topology/none"}
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-GresTypes=gpu
+GresTypes={"gpu," + s.sharing if s.sharing else "gpu"}
 SlurmdParameters=config_overrides
 """
+        if s.sharing not in ("", "shard", "mps"):
+            raise ValueError(f"ClusterSpec.sharing: {s.sharing!r} is not '', 'shard' or 'mps'")
+        gres_shares = f",{s.sharing}:{s.shares * s.gpus_per_tray}" if s.sharing else ""
+        gpu_type = s.gpu_type if s.gpu_type is not None else ("gb200" if s.sharing else "")
+        gres_gpus = f"gpu:{gpu_type}:{s.gpus_per_tray}" if gpu_type else f"gpu:{s.gpus_per_tray}"
         if s.debug_select:
             conf += "SlurmctldDebug=debug\nDebugFlags=SelectType,Gres\n"
         conf += (f"NodeName=tray-[0-{last}] NodeAddr=127.0.0.1 Port=[{node_port_first}-{node_port_first + last}] "
                  f"CPUs={s.cpus_per_tray} Sockets={s.sockets} CoresPerSocket={s.cores_per_socket} ThreadsPerCore=1 "
-                 f"RealMemory=512000 Gres=gpu:{s.gpus_per_tray} State=UNKNOWN\n")
+                 f"RealMemory=512000 Gres={gres_gpus}{gres_shares} State=UNKNOWN\n")
         part = f"PartitionName=gpu Nodes=tray-[0-{last}] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
         if s.def_cpu_per_gpu:
             part += f" DefCpuPerGPU={s.def_cpu_per_gpu}"
@@ -156,7 +177,14 @@ SlurmdParameters=config_overrides
             f.write(conf)
         with open(os.path.join(etc, "gres.conf"), "w") as f:
             f.write("AutoDetect=off\n")
-            f.write(f"NodeName=tray-[0-{last}] Name=gpu File={d}/dev/nvidia[0-{s.gpus_per_tray - 1}]\n")
+            typed = f" Type={gpu_type}" if gpu_type else ""
+            f.write(f"NodeName=tray-[0-{last}] Name=gpu{typed} "
+                    f"File={d}/dev/nvidia[0-{s.gpus_per_tray - 1}]\n")
+            # One line per GPU: the shares of that GPU, bound to its device file.
+            flags = f" Flags={s.sharing_flags}" if s.sharing_flags else ""
+            for g in range(s.gpus_per_tray if s.sharing else 0):
+                f.write(f"NodeName=tray-[0-{last}] Name={s.sharing} Count={s.shares} File={d}/dev/nvidia{g}"
+                        f"{flags}\n")
         if s.topology_conf:
             with open(os.path.join(etc, "topology.conf"), "w") as f:
                 f.write(s.topology_conf)
@@ -211,7 +239,9 @@ SlurmdParameters=config_overrides
 
         salloc --immediate=S waits S seconds for a pending job before giving up; Slurm decides at
         submission, so the job is cancelled as soon as salloc reports it pending (nothing else runs or
-        ends meanwhile that could start it)."""
+        ends meanwhile that could start it). After a None, self.refusal says why: "pending" (it would start
+        later) or salloc's message (it never would)."""
+        self.refusal = None
         proc = subprocess.Popen(["salloc", "--no-shell"] + args, env=self.env, text=True,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         lines = []
@@ -225,6 +255,7 @@ SlurmdParameters=config_overrides
                 pending = re.search(r"Pending job allocation (\d+)", line)
                 if pending:
                     job = int(pending.group(1))
+                    self.refusal = "pending"
                     self.cancel(job)
                     proc.wait(timeout)
                     return None
@@ -234,6 +265,7 @@ SlurmdParameters=config_overrides
                 proc.kill()
                 proc.wait()
         if proc.returncode != 0 and any(m in line for line in lines for m in NEVER_STARTS):
+            self.refusal = next(line for line in lines if any(m in line for m in NEVER_STARTS))
             return None
         raise RuntimeError(f"salloc {' '.join(args)} failed ({proc.returncode}): {' / '.join(lines)}")
 
@@ -267,6 +299,20 @@ SlurmdParameters=config_overrides
                 alloc[self.tray_of(node)] = (gpus, cpus)
         if not alloc:
             raise RuntimeError(f"no per-node allocation in scontrol show job -d {job}:\n{out}")
+        return alloc
+
+    def job_gres(self, job):
+        """Every GRES a running job holds, from `scontrol show job -d`: {tray: {name: (count, indices)}}, name
+        without the type ("gpu", "shard", "mps"), indices the GPU (device) indices of the allocation: for
+        gres/shard and gres/mps the GPUs the shares are taken from."""
+        out = self.run(["scontrol", "show", "job", "-d", str(job)])
+        alloc = {}
+        for m in re.finditer(r"^\s*Nodes=(\S+) CPU_IDs=\S+.*?GRES=(\S*)", out, re.M):
+            held = {}
+            for g in re.finditer(r"([a-z]+)(?::[^:(,]+)?:(\d+)(?:\(IDX:([^)]*)\))?", m.group(2)):
+                held[g.group(1)] = (int(g.group(2)), tuple(expand_ids(g.group(3))) if g.group(3) else ())
+            for node in expand_hostlist(m.group(1)):
+                alloc[self.tray_of(node)] = held
         return alloc
 
     def tray_of(self, node):
