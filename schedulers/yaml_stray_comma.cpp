@@ -10,11 +10,14 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
   std::size_t line_start = 0;
   char previous = '\n';
   bool after_closed = false;  // the last token was a quoted scalar or a flow collection, now closed
+  bool after_token = false;   // the previous character ended a quoted scalar, anchor, tag, alias or flow list
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    // Where a token may begin: '[', '#' and quotes inside a plain scalar ("n[1-4]", "don't") are text.
-    const bool token_start = previous == '\n' || previous == ' ' || previous == '\t' ||
+    // Where a token may begin: '[', '#' and quotes inside a plain scalar ("n[1-4]", "don't") are text, but
+    // right after a quoted scalar, an anchor or a flow collection yaml-cpp starts the next token ("''&t,").
+    const bool token_start = previous == '\n' || previous == ' ' || previous == '\t' || after_token ||
                              (depth > 0 && (previous == '[' || previous == '{' || previous == ','));
+    after_token = false;
     if (c == '\n') {
       ++line;
       line_start = i + 1;
@@ -47,6 +50,7 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
       i = j;
       previous = c;
       after_closed = depth == 0;
+      after_token = true;
       continue;
     }
     if (token_start && (c == '&' || c == '!' || c == '*')) {
@@ -56,6 +60,7 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
         ++i;
       previous = c;
       after_closed = depth == 0;
+      after_token = true;
       continue;
     }
     if (c == ',' && depth == 0 && (token_start || after_closed))
@@ -65,6 +70,7 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
       ++depth;
     } else if ((c == ']' || c == '}') && depth > 0) {
       after_closed = --depth == 0;
+      after_token = true;
     }
     previous = c;
   }
