@@ -14,6 +14,7 @@ FailureMetrics failure_metrics(std::span<const AttemptRecord> killed, const Samp
   f.failure_stranded_gpu_hours = integrals.failure_stranded / 3600;
   const double available = platform_gpus * makespan - integrals.down;
   if (available > 0) f.goodput = (busy_gpu_seconds - lost) / available;
+  if (makespan > 0) f.availability = available / (platform_gpus * makespan);
   return f;
 }
 

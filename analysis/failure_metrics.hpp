@@ -13,7 +13,8 @@ struct FailureMetrics {
   double down_gpu_hours = 0;              // failed GPUs awaiting repair (samples)
   double failure_stranded_gpu_hours = 0;  // healthy idle GPUs the policy could not use because of a failure
   double lost_work_gpu_hours = 0;         // GPU-time of killed attempts not saved by a checkpoint
-  double goodput = 0;  // (busy - lost work) / (GPUs x makespan - down), 0-1; 0 for an empty window
+  double goodput = 0;       // (busy - lost work) / (GPUs x makespan - down), 0-1; 0 for an empty window
+  double availability = 0;  // 1 - down / (GPUs x makespan), 0-1; 0 for an empty window
 };
 
 // busy_gpu_seconds: every attempt's GPUs x execution time, killed ones included.

@@ -58,7 +58,8 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   }
   // A job's last attempt is its outcome, already counted, even when a failure ended it.
   for (const AttemptRecord& k : killed)
-    if (k.attempt < outcomes[k.job].restarts) busy += static_cast<double>(k.gpus.size()) * (k.finish - k.start);
+    if (k.attempt < outcomes[k.job].restarts)
+      busy += static_cast<double>(k.gpus.size()) * (k.finish - k.start);
   if (s.makespan > 0) s.gpu_utilization = busy / (platform_gpus * s.makespan);
   s.bw_utilization = bw_weight > 0 ? bw_weighted / bw_weight : std::numeric_limits<double>::quiet_NaN();
   const SampleIntegrals integrals =
@@ -68,6 +69,10 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   s.idle = idle_cost(platform_gpus, s.makespan, busy, integrals, gpu_hour_usd);
   s.slowdown_cost_usd = s.bandwidth.slowdown_gpu_hours * gpu_hour_usd;
   s.failures = failure_metrics(killed, integrals, busy, platform_gpus, s.makespan);
+  const double delivered_hours = busy / 3600 - s.failures.lost_work_gpu_hours;
+  s.cost_per_delivered_gpu_hour_usd = delivered_hours > 0
+                                          ? platform_gpus * s.makespan / 3600 * gpu_hour_usd / delivered_hours
+                                          : std::numeric_limits<double>::quiet_NaN();
   return s;
 }
 

@@ -34,6 +34,9 @@ struct Summary {
   IdleCost idle;
   FailureMetrics failures;
   double slowdown_cost_usd = 0;  // bandwidth.slowdown_gpu_hours at the idle GPU-hour price
+  // The platform's GPU-hours over the makespan at the GPU-hour price, per GPU-hour of work kept (busy
+  // minus lost work); NaN when no work was kept.
+  double cost_per_delivered_gpu_hour_usd = 0;
 };
 
 inline constexpr double kSlowdownTau = 10.0;

@@ -117,6 +117,11 @@ const SummaryColumn kColumns[] = {
         "lost_work_gpu_hours", [](Summary& s) -> auto& { return s.failures.lost_work_gpu_hours; }),
     number(
         "goodput", [](Summary& s) -> auto& { return s.failures.goodput; }),
+    number(
+        "availability", [](Summary& s) -> auto& { return s.failures.availability; }),
+    number(
+        "cost_per_delivered_gpu_hour_usd",
+        [](Summary& s) -> auto& { return s.cost_per_delivered_gpu_hour_usd; }),
 };
 
 void append_cell(std::string& line, const SummaryColumn& column, const Summary& summary) {

@@ -11,7 +11,7 @@ import sys
 import pandas as pd
 
 # Metrics that are shares print as percentages; the rest with a precision that suits their size.
-SHARES = {"bw_utilization", "gpu_utilization", "nvlink_utilization", "ib_utilization", "goodput",
+SHARES = {"bw_utilization", "gpu_utilization", "nvlink_utilization", "ib_utilization", "goodput", "availability",
           "fragmentation", "fgd_fragmentation", "bw_efficiency_p10", "bw_efficiency_p50",
           "bw_efficiency_p90"}
 

@@ -150,6 +150,11 @@ void check_headline_identities(const std::filesystem::path& out) {
     const double available = gpus * makespan - s.down;
     CHECK(summary.num(r, "goodput") ==
           Approx(available > 0 ? (j.busy - j.lost_work) / available : 0).margin(1e-9));
+    CHECK(summary.num(r, "availability") ==
+          Approx(makespan > 0 ? available / (gpus * makespan) : 0).margin(1e-9));
+    // The whole platform's GPU-hours at the price, per GPU-hour of work kept.
+    CHECK(summary.num(r, "cost_per_delivered_gpu_hour_usd") ==
+          Approx(gpus * makespan / 3600 * price / ((j.busy - j.lost_work) / 3600)).epsilon(1e-9));
     CHECK(scheduling == Approx(s.idle_queued / 3600).margin(1e-6 * scale));
     CHECK(summary.num(r, "idle_while_queued_gpu_hours") == Approx(s.idle_queued / 3600).margin(1e-9 * scale));
     CHECK(summary.num(r, "stranded_gpu_hours") == Approx(s.stranded / 3600).margin(1e-9 * scale));

@@ -254,11 +254,11 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
                       "time,max_waiting_time,mean_turnaround_time,mean_slowdown,gpu_utilization,cross_domain_"
                       "jobs,bw_utilization,bw_efficiency_p10,",
                       0) == 0);
-  // Failure columns (issue 6) come last.
+  // Failure columns (issue 6), then availability and cost per delivered GPU-hour (issue 18) come last.
   const std::string header_line = sum.str().substr(0, sum.str().find('\n'));
   CHECK(
       header_line.ends_with(",slowdown_cost_usd,jobs_killed,down_gpu_hours,failure_stranded_gpu_hours,lost_"
-                            "work_gpu_hours,goodput"));
+                            "work_gpu_hours,goodput,availability,cost_per_delivered_gpu_hour_usd"));
 }
 
 TEST_CASE("a summary.csv row reads back into the summary it was written from", "[metrics][csv]") {
@@ -271,7 +271,7 @@ TEST_CASE("a summary.csv row reads back into the summary it was written from", "
   CHECK(summary_row(out) == row);
   CHECK(out.policy == in.policy);
   CHECK(comparison_table(std::vector{out}) == comparison_table(std::vector{in}));
-  CHECK_THROWS_WITH(parse_summary_row(row + ",1"), "a summary row of 41 cells, not 40");
+  CHECK_THROWS_WITH(parse_summary_row(row + ",1"), "a summary row of 43 cells, not 42");
   std::string bad = summary_row(Summary{});  // ",0,...": nb_jobs at 1
   bad[1] = 'x';
   CHECK_THROWS_WITH(parse_summary_row(bad), "'x' is not a count");
