@@ -63,6 +63,8 @@ void finish_conversion(Conversion& conversion, std::string_view computer, std::s
     h.emplace_back("Skipped", fmt::format("{} ({})", count, reason));
   for (const auto& [how, count] : conversion.adjusted.entries())
     h.emplace_back("Adjusted", fmt::format("{} ({})", count, how));
+  for (const auto& [what, count] : conversion.kept.entries())
+    h.emplace_back("Kept", fmt::format("{} ({})", count, what));
 }
 
 }  // namespace nvlsim

@@ -31,7 +31,8 @@ SwfRecord ran_job(std::int64_t number, std::int64_t submit, std::int64_t start, 
                   std::int64_t gpus, int status);
 
 // Shifts submit times so the earliest is 0 and writes the header: source format, UnixStartTime (the
-// earliest submit time as the input gave it), MaxJobs, MaxProcs (largest job) and the queue numbering.
+// earliest submit time as the input gave it), MaxJobs, MaxProcs (largest job), the queue numbering and
+// the rows read, skipped, adjusted and kept.
 void finish_conversion(Conversion& conversion, std::string_view computer, std::string_view queue_column,
                        const NameNumbers& queues);
 

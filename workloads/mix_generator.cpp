@@ -29,7 +29,11 @@ std::string describe(const MixClass& c, const std::vector<MixSize>& sizes) {
   std::string text = fmt::format("share={} sizes=", c.share);
   for (std::size_t i = 0; i < sizes.size(); ++i)
     text += fmt::format("{}{}:{}", i ? "," : "", sizes[i].gpus, sizes[i].weight);
-  return text + fmt::format(" median_hours={} sigma={}", c.median_hours, c.sigma);
+  text += fmt::format(" median_hours={} sigma={}", c.median_hours, c.sigma);
+  if (c.fractional_share > 0)
+    text += fmt::format(" fractional_share={} gpu_milli={}", c.fractional_share,
+                        fmt::join(kFractionalGpuMilli, ","));
+  return text;
 }
 
 // E[max(floor, X)] for X log-normal with median e^mu and sigma of ln X.
@@ -60,10 +64,21 @@ std::vector<MixClass> with_work_share(std::vector<MixClass> classes, std::string
   return classes;
 }
 
+// The classes with the named one's fractional share set.
+std::vector<MixClass> with_fractional_share(std::vector<MixClass> classes, std::string_view name,
+                                            double share) {
+  const auto target = std::ranges::find(classes, name, &MixClass::name);
+  if (target == classes.end())
+    throw std::invalid_argument(fmt::format("workload mix: no class named {} to give fractional jobs", name));
+  target->fractional_share = share;
+  return classes;
+}
+
 struct Drawn {
   int gpus;
   double run;
   std::size_t job_class;
+  std::int64_t gpu_milli;  // -1: whole GPUs
 };
 
 }  // namespace
@@ -82,8 +97,8 @@ double expected_job_work(const MixClass& c, int gpus) {
     weight += s.weight;
     weighted_gpus += s.weight * s.gpus;
   }
-  return weighted_gpus / weight *
-         expected_floored_lognormal(std::log(c.median_hours * 3600), c.sigma, kMinRunSeconds);
+  const double mean_gpus = c.fractional_share + (1 - c.fractional_share) * weighted_gpus / weight;
+  return mean_gpus * expected_floored_lognormal(std::log(c.median_hours * 3600), c.sigma, kMinRunSeconds);
 }
 
 MixParams shipped_mix_params() {
@@ -97,8 +112,11 @@ MixParams shipped_mix_params() {
 
 GeneratedMix generate_mix(const MixParams& given) {
   MixParams params = given;
+  // Before the work share, whose expected work per job counts the fractional jobs' single GPUs.
+  if (given.fractional_share > 0)
+    params.classes = with_fractional_share(params.classes, "inference", given.fractional_share);
   if (given.finetune_work_share)
-    params.classes = with_work_share(given.classes, "finetune", *given.finetune_work_share, given.gpus);
+    params.classes = with_work_share(params.classes, "finetune", *given.finetune_work_share, given.gpus);
   SeededRandom rng(params.seed);
   std::vector<double> shares;
   std::vector<std::vector<MixSize>> sizes;
@@ -109,13 +127,17 @@ GeneratedMix generate_mix(const MixParams& given) {
     weights.emplace_back();
     for (const MixSize& s : sizes.back()) weights.back().push_back(s.weight);
   }
+  const std::vector<double> fraction_weights(kFractionalGpuMilli.size(), 1.0);
   const auto draw = [&]() {
     const std::size_t k = rng.pick(shares);
     const MixClass& c = params.classes[k];
-    const int gpus = sizes[k][rng.pick(weights[k])].gpus;
+    // Drawn only for a class with fractional jobs, so that a mix without them is the mix as it was.
+    const bool fractional = c.fractional_share > 0 && rng.uniform() < c.fractional_share;
+    const int gpus = fractional ? 1 : sizes[k][rng.pick(weights[k])].gpus;
+    const std::int64_t milli = fractional ? kFractionalGpuMilli[rng.pick(fraction_weights)] : -1;
     const double run =
         std::max(kMinRunSeconds, std::round(rng.lognormal(std::log(c.median_hours * 3600), c.sigma)));
-    return Drawn{gpus, run, k};
+    return Drawn{gpus, run, k, milli};
   };
 
   std::vector<Drawn> jobs;
@@ -155,6 +177,7 @@ GeneratedMix generate_mix(const MixParams& given) {
     r.requested_time = std::ceil(jobs[i].run * params.overestimate / 60) * 60;
     r.status = 1;
     r.executable_number = static_cast<std::int64_t>(jobs[i].job_class + 1);
+    r.gpu_milli = jobs[i].gpu_milli;
     mix.records.push_back(r);
   }
 
@@ -165,11 +188,11 @@ GeneratedMix generate_mix(const MixParams& given) {
   h.emplace_back(
       "Generator",
       fmt::format(
-          "nvlsim workload mix {} --gpus {} --load {} --seed {} --diurnal {} --overestimate {}{}",
+          "nvlsim workload mix {} --gpus {} --load {} --seed {} --diurnal {} --overestimate {}{}{}",
           params.jobs > 0 ? fmt::format("--jobs {}", params.jobs) : fmt::format("--days {}", params.days),
           params.gpus, params.load, params.seed, params.diurnal, params.overestimate,
-          params.finetune_work_share ? fmt::format(" --finetune-share {}", *params.finetune_work_share)
-                                     : ""));
+          params.finetune_work_share ? fmt::format(" --finetune-share {}", *params.finetune_work_share) : "",
+          params.fractional_share > 0 ? fmt::format(" --fractional-share {}", params.fractional_share) : ""));
   h.emplace_back("Note",
                  "processors are GPUs; run times are those of a job placed in as few NVLink domains as "
                  "possible; executable number = class (see Classes)");

@@ -90,10 +90,42 @@ std::string field_error(std::size_t index, std::string_view what) {
   return fmt::format("field {} ({}): {}", index + 1, kSwfFieldNames[index], what);
 }
 
-// Parses a job line into `record`; returns what is wrong with the line, or "" when it is fine.
-// A wrong field count names no field, since no single field is at fault: "expected 18 fields, got 17".
-std::string parse_record(std::string_view line, SwfRecord& record) {
-  std::array<std::string_view, kSwfFieldCount> tokens;
+std::string gpu_milli_error(std::string_view what) {
+  return fmt::format("field {} ({}): {}", kGpuMilliField, kGpuMilliFieldName, what);
+}
+
+// Field 19: -1 (whole GPUs) or 1-1000 thousandths of one GPU. Returns what is wrong, or "" when fine.
+std::string parse_gpu_milli(std::string_view token, std::int64_t& value) {
+  const auto number = read_number<std::int64_t>(token);
+  const bool integer = number || number.error == NumberError::out_of_range;
+  if (!integer) return fmt::format("expected an integer, got \"{}\"", token);
+  value = number.value;
+  if (!number || (value != -1 && (value < 1 || value > kWholeGpuMilli)))
+    return fmt::format("must be 1 to {} (thousandths of one GPU), or -1 for whole GPUs, got \"{}\"",
+                       kWholeGpuMilli, token);
+  return {};
+}
+
+constexpr std::size_t kAllocatedIndex = 4;
+constexpr std::size_t kRequestedIndex = 7;
+
+// Part of a GPU is part of one GPU: the job's processors (allocated, or requested when allocated is
+// unknown, as jobs_from_swf counts its GPUs) must be 1. Returns what is wrong, or "".
+std::string check_one_gpu(const SwfRecord& record) {
+  const bool allocated_known = record.allocated_processors != -1;
+  const std::int64_t procs = allocated_known ? record.allocated_processors : record.requested_processors;
+  if (procs == 1) return {};
+  const std::size_t index = allocated_known ? kAllocatedIndex : kRequestedIndex;
+  return gpu_milli_error(fmt::format("part of a GPU needs a job of 1 processor, field {} ({}) is {}",
+                                     index + 1, kSwfFieldNames[index], procs));
+}
+
+// Parses a job line of 18 fields, or 19 `with_gpu_milli`, into `record`; returns what is wrong with the
+// line, or "" when it is fine. A wrong field count names no field, since no single field is at fault:
+// "expected 18 fields, got 17".
+std::string parse_record(std::string_view line, bool with_gpu_milli, SwfRecord& record) {
+  std::array<std::string_view, kSwfFieldCount + 1> tokens;
+  const std::size_t expected = with_gpu_milli ? kSwfFieldCount + 1 : kSwfFieldCount;
   std::size_t count = 0;
   for (std::size_t i = 0;;) {
     while (i < line.size() && is_space(line[i])) ++i;
@@ -103,20 +135,47 @@ std::string parse_record(std::string_view line, SwfRecord& record) {
     if (count < tokens.size()) tokens[count] = line.substr(start, i - start);
     ++count;
   }
-  if (count != kSwfFieldCount) return fmt::format("expected {} fields, got {}", kSwfFieldCount, count);
+  if (count != expected) return fmt::format("expected {} fields, got {}", expected, count);
 
   for (std::size_t index = 0; index < kSwfFieldCount; ++index) {
     std::string what =
         std::visit([&](auto member) { return parse_field(tokens[index], record.*member); }, kMembers[index]);
     if (!what.empty()) return field_error(index, what);
   }
+  if (with_gpu_milli) {
+    const std::string what = parse_gpu_milli(tokens[kSwfFieldCount], record.gpu_milli);
+    if (!what.empty()) return gpu_milli_error(what);
+  }
   if (record.submit_time == -1) {
     return field_error(kSubmitTimeIndex, "unknown (-1), but a job cannot be replayed without it");
   }
+  if (record.gpu_milli != -1) return check_one_gpu(record);
   return {};
 }
 
-// Growing vectors of 144-byte records costs more (copies, page faults) than parsing a large trace, so
+// Where field 19 is declared and where job lines begin (0: not yet), for the declaration's checks.
+struct FieldDeclaration {
+  std::size_t gpu_milli_line = 0;
+  std::size_t first_job_line = 0;
+};
+
+// A "; Field19: ..." entry on line `number`: it must name gpu_milli, once, before any job line, since the
+// lines above it were read as 18 fields. Always throws when wrong: skipping it would make every job line
+// after it bad.
+void declare_gpu_milli(std::string_view name, std::size_t number, std::string_view value,
+                       FieldDeclaration& declared) {
+  const auto fail = [&](const std::string& what) {
+    throw InputError(fmt::format("{}:{}: header {}: {}", name, number, kGpuMilliHeaderKey, what));
+  };
+  if (value != kGpuMilliFieldName)
+    fail(fmt::format("expected {} (thousandths of one GPU), got \"{}\"", kGpuMilliFieldName, value));
+  if (declared.gpu_milli_line != 0) fail(fmt::format("already declared on line {}", declared.gpu_milli_line));
+  if (declared.first_job_line != 0)
+    fail(fmt::format("must come before the first job line (line {})", declared.first_job_line));
+  declared.gpu_milli_line = number;
+}
+
+// Growing vectors of 152-byte records costs more (copies, page faults) than parsing a large trace, so
 // reserve from the text's size: job lines in real logs run 60-100 bytes.
 void reserve_records(SwfTrace& trace, std::uint64_t size_hint) {
   constexpr std::uint64_t kBytesPerLine = 64;
@@ -133,16 +192,21 @@ SwfTrace parse_lines(std::string_view name, SwfReadOptions options, std::uint64_
   SwfTrace trace;
   trace.path = std::string(name);
   reserve_records(trace, size_hint);
+  FieldDeclaration declared;
   while (const std::optional<std::string_view> line = next_line()) {
     const std::size_t number = ++trace.lines_read;
     const std::string_view text = trim_left(*line);
     if (text.empty()) continue;
     if (text.front() == ';') {
-      if (auto entry = header_entry(text.substr(1))) trace.header.entries.push_back(std::move(*entry));
+      if (auto entry = header_entry(text.substr(1))) {
+        if (entry->first == kGpuMilliHeaderKey) declare_gpu_milli(name, number, entry->second, declared);
+        trace.header.entries.push_back(std::move(*entry));
+      }
       continue;
     }
+    if (declared.first_job_line == 0) declared.first_job_line = number;
     SwfRecord record;
-    const std::string what = parse_record(text, record);
+    const std::string what = parse_record(text, declared.gpu_milli_line != 0, record);
     if (what.empty()) {
       trace.records.push_back(record);
       trace.record_lines.push_back(number);

@@ -38,8 +38,10 @@ struct SwfReadOptions {
   bool skip_bad_lines = false;  // false: the first bad line throws InputError
 };
 
+// Job lines have 18 fields, or 19 after a "; Field19: gpu_milli" header line (SwfRecord::gpu_milli).
 // Throws InputError "FILE:LINE: field N (name): what is wrong" on a malformed line (unless skipping),
-// and "FILE: ..." when the file cannot be opened or decompressed.
+// "FILE:LINE: header Field19: what is wrong" on a wrong declaration (always), and "FILE: ..." when the
+// file cannot be opened or decompressed.
 SwfTrace read_swf(const std::filesystem::path& path, SwfReadOptions options = {});
 SwfTrace parse_swf(std::istream& in, std::string_view display_name, SwfReadOptions options = {});
 

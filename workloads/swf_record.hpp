@@ -1,6 +1,6 @@
 #pragma once
-// One job line of a Standard Workload Format (Parallel Workloads Archive v2.2) trace, all 18 fields.
-// -1 means unknown, as in the format.
+// One job line of a Standard Workload Format (Parallel Workloads Archive v2.2) trace, all 18 fields, and
+// nvlsim's field 19 where the header declares it. -1 means unknown, as in the format.
 
 #include <array>
 #include <cstdint>
@@ -27,9 +27,19 @@ struct SwfRecord {
   std::int64_t partition_number = -1;      // 16
   std::int64_t preceding_job = -1;         // 17
   double think_time = -1;                  // 18 s
+  // 19, nvlsim's extension, only in a trace whose header declares "; Field19: gpu_milli": thousandths of
+  // one GPU the job asks (1-1000, a job of 1 processor), -1 = whole GPUs, as every plain SWF job asks.
+  std::int64_t gpu_milli = -1;
 };
 
 inline constexpr int kSwfFieldCount = 18;
+
+// The header entry that declares field 19, as "; Field19: gpu_milli" (key and its only value). SWF has no
+// field for part of a GPU; a reader that does not know the entry sees one field too many and says so.
+inline constexpr std::string_view kGpuMilliHeaderKey = "Field19";
+inline constexpr std::string_view kGpuMilliFieldName = "gpu_milli";
+inline constexpr int kGpuMilliField = 19;
+inline constexpr std::int64_t kWholeGpuMilli = 1000;
 
 // Field names as the SWF definition gives them, index 0 = field 1.
 inline constexpr std::array<std::string_view, kSwfFieldCount> kSwfFieldNames = {"job number",

@@ -34,6 +34,7 @@ struct Conversion {
   std::size_t rows_read = 0;                                // job rows (pods, jobs) in the input
   ReasonCounts skipped;                                     // rows left out, and why
   ReasonCounts adjusted;                                    // rows kept but changed, and how
+  ReasonCounts kept;  // rows kept as the log gave them where a reader might expect a change (fractions)
 };
 
 // Every record's job number is the row's position in the input (1-based, skipped rows counted), so a job

@@ -31,6 +31,12 @@ int gpu_count(const SwfRecord& record, int procs_per_gpu, const std::string& pat
   return static_cast<int>(count);
 }
 
+// Job::gpu_milli: the reader has checked field 19 (1-1000, one processor); 1000 is a whole GPU, as -1 is.
+int fraction_of(const SwfRecord& record) {
+  const bool whole = record.gpu_milli == -1 || record.gpu_milli == kWholeGpuMilli;
+  return whole ? 0 : static_cast<int>(record.gpu_milli);
+}
+
 // A job number names one job in every output, so a second job with the same number is an error (SWF
 // numbers jobs from 1 up, one per line).
 void check_unique_ids(const SwfTrace& trace) {
@@ -72,7 +78,8 @@ std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& opt
                     .time_limit = record.requested_time != -1 ? record.requested_time : options.default_time,
                     .run_time = record.run_time,
                     .line = line,
-                    .job_class = classes.classify(record)});
+                    .job_class = classes.classify(record),
+                    .gpu_milli = fraction_of(record)});
   }
   std::ranges::stable_sort(jobs, {}, &Job::submit_time);
   return jobs;

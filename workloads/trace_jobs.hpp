@@ -20,7 +20,8 @@ struct TraceJobOptions {
 
 // GPUs = ceil(processors / procs_per_gpu), processors being allocated processors, or requested processors
 // when allocated is -1 (0 GPUs when both are unknown). Submit times are shifted so the earliest job submits
-// at t = 0. Time limit = requested time, or options.default_time when requested time is -1. Classes come
+// at t = 0. Time limit = requested time, or options.default_time when requested time is -1. gpu_milli =
+// field 19 when it asks for part of a GPU (1-999), else 0; the job's GPUs stay whole. Classes come
 // from the table's rules, or, when its file gave none, from the trace's "; Classes:" header. Jobs come
 // back sorted by submit time, ties in file order.
 std::vector<Job> jobs_from_swf(const SwfTrace& trace, const TraceJobOptions& options = {});

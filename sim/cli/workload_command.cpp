@@ -39,6 +39,9 @@ void add_mix(CLI::App& workload, WorkloadMixOptions& o, WorkloadCommands& out) {
       *mix, "--finetune-share", p.finetune_work_share, 0.0, 1.0, "W",
       "expected share of the offered GPU-hours in finetune jobs (8-32 GPUs), the other classes keeping "
       "their relative work (default: the class table's job shares, which give finetune about 30%)");
+  add_number(*mix, "--fractional-share", p.fractional_share, 0.0, 1.0, "P",
+             "share of inference jobs that ask for part of one GPU, 10%-90% in steps of 10%, written as "
+             "SWF field 19 (default: 0)");
   mix->add_option("-o,--output", o.output, "the SWF file to write (required)")->type_name("FILE.swf");
   mix->final_callback([mix, &o] {
     if ((o.params.jobs > 0) == (o.params.days > 0)) fail("workload mix", "give one of --jobs N or --days D");
@@ -108,6 +111,7 @@ int convert_command(const WorkloadConvertOptions& o) {
     report += fmt::format("  skipped {}: {}\n", count, reason);
   for (const auto& [how, count] : c.adjusted.entries())
     report += fmt::format("  adjusted {}: {}\n", count, how);
+  for (const auto& [what, count] : c.kept.entries()) report += fmt::format("  kept {}: {}\n", count, what);
   std::fputs(report.c_str(), stderr);
   return 0;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What every converter promises about its output: SWF that nvlsim's own reader accepts, with jobs that
-// hold GPUs and times in order.
+// hold GPUs and times in order, and the fractions of a GPU they ask read back as written.
 
 #include <cmath>
 #include <sstream>
@@ -22,7 +22,12 @@ inline void check_conversion(const Conversion& c) {
   require(c.skipped.total() + c.records.size() == c.rows_read);
   std::stringstream swf;
   write_swf(swf, c.header, c.records);
-  require(parses([&] { require(parse_swf(swf, "converted.swf").records.size() == c.records.size()); }));
+  require(parses([&] {
+    const SwfTrace back = parse_swf(swf, "converted.swf");
+    require(back.records.size() == c.records.size());
+    for (std::size_t i = 0; i < back.records.size(); ++i)
+      require(back.records[i].gpu_milli == c.records[i].gpu_milli);
+  }));
 }
 
 }  // namespace nvlsim::fuzz

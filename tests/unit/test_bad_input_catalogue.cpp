@@ -33,6 +33,12 @@ std::string swf_line(const std::string& id, const std::string& run, const std::s
 
 const std::string kJob = swf_line("1", "100", "8");
 
+// A trace declaring field 19 (gpu_milli) with one job of `procs` processors asking `milli` of a GPU.
+std::string fractional_trace(const std::string& procs, const std::string& milli) {
+  const std::string line = swf_line("1", "100", procs);
+  return "; Field19: gpu_milli\n" + line.substr(0, line.size() - 1) + " " + milli + "\n";
+}
+
 // Platform XML as SimGrid wants it (without the DOCTYPE it stops at the first element), and its parts.
 const std::string kPlatformHead =
     "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -110,6 +116,38 @@ std::vector<BadInput> catalogue() {
       {"a trace file that does not exist", {}, "--trace missing.swf", 2, {"missing.swf"}},
       {"a job larger than the platform is rejected, not dropped",
        {{"t.swf", swf_line("1", "100", "1000") + swf_line("2", "100", "8")}},
+       "--trace t.swf",
+       0,
+       {}},
+      {"a fractional request beyond one GPU",
+       {{"t.swf", fractional_trace("1", "1001")}},
+       "--trace t.swf",
+       2,
+       {"t.swf:2: field 19 (gpu_milli): must be 1 to 1000 (thousandths of one GPU), or -1 for whole GPUs, "
+        "got \"1001\""}},
+      {"a fractional request that is no integer",
+       {{"t.swf", fractional_trace("1", "0.5")}},
+       "--trace t.swf",
+       2,
+       {"t.swf:2: field 19 (gpu_milli): expected an integer, got \"0.5\""}},
+      {"part of a GPU for a job of several",
+       {{"t.swf", fractional_trace("8", "500")}},
+       "--trace t.swf",
+       2,
+       {"t.swf:2: field 19 (gpu_milli): part of a GPU needs a job of 1 processor, field 5 (allocated "
+        "processors) is 8"}},
+      {"a 19th field without its header line",
+       {{"t.swf", fractional_trace("1", "500").substr(sizeof("; Field19: gpu_milli\n") - 1)}},
+       "--trace t.swf",
+       2,
+       {"t.swf:1: expected 18 fields, got 19"}},
+      {"a field 19 declaration naming another field",
+       {{"t.swf", "; Field19: shards\n" + kJob}},
+       "--trace t.swf --skip-bad-lines",
+       2,
+       {"t.swf:1: header Field19: expected gpu_milli (thousandths of one GPU), got \"shards\""}},
+      {"a fractional request replays as a whole GPU",
+       {{"t.swf", fractional_trace("1", "250")}},
        "--trace t.swf",
        0,
        {}},

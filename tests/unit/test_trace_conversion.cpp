@@ -1,5 +1,6 @@
 // Converters from GPU-cluster logs to SWF: small files in each documented format round-trip exactly
-// (convert, write SWF, read back), and the shipped Alibaba sample converts with the README's pod count.
+// (convert, write SWF, read back), and the shipped Alibaba sample converts with the README's pod count and
+// keeps its GPU-sharing pods' fractions.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -57,8 +58,7 @@ void check_records(const SwfTrace& trace, const std::vector<Expected>& expected)
 
 }  // namespace
 
-TEST_CASE("an Alibaba v2023 pod list round-trips, fractional GPUs rounded up and CPU pods skipped",
-          "[convert]") {
+TEST_CASE("an Alibaba v2023 pod list round-trips, fractional GPUs kept and CPU pods skipped", "[convert]") {
   const auto dir = scratch_dir("convert-alibaba");
   // Columns as in alibaba/clusterdata cluster-trace-gpu-v2023/README.md.
   const auto file =
@@ -75,13 +75,44 @@ TEST_CASE("an Alibaba v2023 pod list round-trips, fractional GPUs rounded up and
   CHECK(c.skipped.entries() ==
         std::vector<std::pair<std::string, std::size_t>>{{"requests no GPU (CPU-only pod)", 1},
                                                          {"never scheduled (no scheduled_time)", 1}});
-  CHECK(c.adjusted.total() == 1);
+  CHECK(c.adjusted.total() == 0);
+  CHECK(c.kept.entries() == std::vector<std::pair<std::string, std::size_t>>{
+                                {"fractional GPU (gpu_milli < 1000) in field 19", 1}});
   const SwfTrace t = round_trip(c);
   CHECK(t.header.get("UnixStartTime") == "9437497");
   CHECK(t.header.get("Queues") == "Burstable=1 BE=2 LS=3");
+  CHECK(t.header.get("Kept") == "1 (fractional GPU (gpu_milli < 1000) in field 19)");
+  CHECK(t.header.get("Field19") == "gpu_milli");
   check_records(t, {{1, 0, 0, 10769854 - 9437497, 8, 1, -1, 1},
                     {2, 9679175 - 9437497, 0, 9973826 - 9679175, 1, -1, -1, 2},
                     {3, 9967058 - 9437497, 5, 9968575 - 9967063, 1, 0, -1, 3}});
+  CHECK(t.records[0].gpu_milli == -1);
+  CHECK(t.records[1].gpu_milli == 220);
+  CHECK(t.records[2].gpu_milli == -1);  // 1000: a whole GPU
+}
+
+TEST_CASE("Alibaba gpu_milli outside the one-GPU fraction is whole GPUs, counted, and out of range an error",
+          "[convert]") {
+  const auto dir = scratch_dir("convert-alibaba-milli");
+  const std::string head =
+      "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+      "scheduled_time\n";
+  const auto file = write(dir, "pods.csv",
+                          head + "a,1,1,2,500,,LS,Succeeded,0,10,5\n" + "b,1,1,1,0,,LS,Succeeded,0,10,5\n" +
+                              "c,1,1,1,,,LS,Succeeded,0,10,5\n" + "d,1,1,1,50,,LS,Succeeded,0,10,5\n");
+  const Conversion c = convert_alibaba(file);
+  CHECK(c.adjusted.entries() == std::vector<std::pair<std::string, std::size_t>>{
+                                    {"gpu_milli < 1000 on a pod of several GPUs taken as whole GPUs", 1},
+                                    {"gpu_milli 0 on a GPU pod taken as whole GPUs", 1}});
+  REQUIRE(c.records.size() == 4);
+  CHECK(c.records[0].gpu_milli == -1);
+  CHECK(c.records[0].allocated_processors == 2);
+  CHECK(c.records[1].gpu_milli == -1);
+  CHECK(c.records[2].gpu_milli == -1);  // empty: whole, as the trace's multi-GPU pods are
+  CHECK(c.records[3].gpu_milli == 50);
+  const auto over = write(dir, "over.csv", head + "a,1,1,1,1001,,LS,Succeeded,0,10,5\n");
+  CHECK_THROWS_WITH(convert_alibaba(over),
+                    over.string() + ":2: field 5 (gpu_milli): must be in [0, 1000], got \"1001\"");
 }
 
 TEST_CASE("the shipped Alibaba sample converts all 8152 pods its README lists", "[convert]") {
@@ -93,11 +124,32 @@ TEST_CASE("the shipped Alibaba sample converts all 8152 pods its README lists", 
         std::vector<std::pair<std::string, std::size_t>>{{"requests no GPU (CPU-only pod)", 1088},
                                                          {"never scheduled (no scheduled_time)", 861}});
   CHECK(c.records.size() == 6203);
-  CHECK(c.adjusted.entries() == std::vector<std::pair<std::string, std::size_t>>{
-                                    {"fractional GPU (gpu_milli < 1000) rounded up to 1", 2573}});
+  CHECK(c.adjusted.total() == 0);
+  CHECK(c.kept.entries() == std::vector<std::pair<std::string, std::size_t>>{
+                                {"fractional GPU (gpu_milli < 1000) in field 19", 2573}});
+  // Whole GPUs as before (a fractional pod holds one); the fractions add up to 1486.93 GPUs, from 0.05 to
+  // 0.81 of one (counted with pandas from the CSV).
   std::int64_t gpus = 0;
-  for (const SwfRecord& r : c.records) gpus += r.allocated_processors;
+  std::int64_t fractional = 0;
+  std::int64_t milli = 0;
+  for (const SwfRecord& r : c.records) {
+    gpus += r.allocated_processors;
+    if (r.gpu_milli == -1) continue;
+    ++fractional;
+    milli += r.gpu_milli;
+    CHECK(r.allocated_processors == 1);
+    CHECK(r.gpu_milli >= 50);
+    CHECK(r.gpu_milli <= 810);
+  }
   CHECK(gpus == 6571);
+  CHECK(fractional == 2573);
+  CHECK(milli == 1'486'930);
+  // The SWF carries them to the next run.
+  const SwfTrace t = round_trip(c);
+  std::int64_t read_back = 0;
+  for (const SwfRecord& r : t.records)
+    if (r.gpu_milli != -1) read_back += r.gpu_milli;
+  CHECK(read_back == 1'486'930);
 }
 
 TEST_CASE("a Helios cluster_log.csv round-trips, CPU and unstarted jobs skipped", "[convert]") {
