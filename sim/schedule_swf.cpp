@@ -49,6 +49,7 @@ ScheduleSwf schedule_swf(const std::string& policy, std::span<const Job> jobs,
     r.requested_time = std::isfinite(job.time_limit) ? job.time_limit : -1;  // SWF's "unknown": no limit
     r.status = status_of(o.state);
     r.executable_number = job.job_class + 1;
+    if (job.gpu_milli > 0) r.gpu_milli = job.gpu_milli;  // the writer declares field 19 when any job has one
     out.records.push_back(r);
   }
   std::string class_list;

@@ -8,6 +8,7 @@
 
 #include "nvlsim_process.hpp"
 #include "workloads/mix_generator.hpp"
+#include "workloads/swf_reader.hpp"
 #include "workloads/swf_writer.hpp"
 
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ TEST_CASE("a trace with fractional requests replays as whole GPUs, every CSV fil
 
   const std::string platform = std::string(NVLSIM_SOURCE_DIR) + "/platforms/nvl72x2.xml";
   for (const std::string name : {"fractional", "whole"}) {
-    const auto r = run_nvlsim("--quiet --policy all --platform " + platform + " --trace " +
+    const auto r = run_nvlsim("--quiet --write-swf --policy all --platform " + platform + " --trace " +
                                   (dir / (name + ".swf")).string() + " --out " + (dir / name).string(),
                               dir);
     INFO(r.err);
@@ -57,4 +58,9 @@ TEST_CASE("a trace with fractional requests replays as whole GPUs, every CSV fil
     CHECK(!fractional_out.empty());
     CHECK(fractional_out == slurp((dir / "whole" / file).string()));
   }
+  // The simulated schedule keeps each job's fraction, so it replays as the input did.
+  const auto schedule = read_swf((dir / "fractional" / "schedule-per-gpu.swf").string());
+  std::size_t kept = 0;
+  for (const SwfRecord& r : schedule.records) kept += r.gpu_milli != -1;
+  CHECK(kept == fractional);
 }
