@@ -1,8 +1,24 @@
 #include "schedulers/yaml_stray_comma.hpp"
 
+#include <cctype>
 #include <cstddef>
 
 namespace nvlsim {
+
+namespace {
+
+bool anchor_character(char c) {
+  return std::string_view(" \t\r\n,[]{}").find(c) == std::string_view::npos;
+}
+
+// A tag's handle and suffix as yaml-cpp 0.7 reads them: letters, digits, '-', '!', URI punctuation and
+// %-escapes, but no flow indicator (found by trying "!tX," for each X).
+bool tag_character(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) ||
+         std::string_view("-!#;/?:@&=+$_.~*'()%").find(c) != std::string_view::npos;
+}
+
+}  // namespace
 
 std::optional<TextPosition> find_stray_comma(std::string_view text) {
   int depth = 0;  // open [ and { of flow collections
@@ -54,10 +70,10 @@ std::optional<TextPosition> find_stray_comma(std::string_view text) {
       continue;
     }
     if (token_start && (c == '&' || c == '!' || c == '*')) {
-      // An anchor, tag or alias ends at a blank or a flow indicator: "&t," leaves a stray comma.
-      while (i + 1 < text.size() &&
-             std::string_view(" \t\r\n,[]{}").find(text[i + 1]) == std::string_view::npos)
-        ++i;
+      // Where yaml-cpp 0.7 ends them: an anchor or alias at a blank or a flow indicator ("&t,"), a tag at
+      // the first character that is not a URI character ("!t\"\","), so the next token starts there.
+      const auto continues = c == '!' ? tag_character : anchor_character;
+      while (i + 1 < text.size() && continues(text[i + 1])) ++i;
       previous = c;
       after_closed = depth == 0;
       after_token = true;

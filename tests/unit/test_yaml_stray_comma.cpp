@@ -10,8 +10,9 @@
 using nvlsim::find_stray_comma;
 
 TEST_CASE("commas where a YAML value could start are found", "[slurm_topology][errors]") {
-  for (const char* text : {",", ",a\n b", "- a\n,\n", "[a],\n", "\"x\",\n b", "--- ,\n", "# c\n,a\n",
-                           "- 'it''s',", "&t,", "!!str,", "- &a x\n,", "''&t,", "\"x\"&a,", "[a]&b,"}) {
+  for (const char* text :
+       {",", ",a\n b", "- a\n,\n", "[a],\n", "\"x\",\n b", "--- ,\n", "# c\n,a\n", "- 'it''s',", "&t,",
+        "!!str,", "- &a x\n,", "''&t,", "\"x\"&a,", "[a]&b,", "!t\"\",", "!t(&a,"}) {
     INFO(text);
     CHECK(find_stray_comma(text).has_value());
   }
