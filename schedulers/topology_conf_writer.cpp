@@ -1,6 +1,7 @@
 #include "schedulers/topology_conf_writer.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <vector>
 
@@ -21,6 +22,16 @@ std::string topology_conf_text(const SwitchTree& tree, std::span<const std::stri
     }
   }
   return out;
+}
+
+std::string block_topology_conf_text(const BlockLayout& layout, std::span<const std::string> node_names) {
+  std::string out = "# Written by nvlsim: the blocks its block policies place in, one per NVLink domain.\n";
+  for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
+    std::vector<std::string> members;
+    for (int tray : layout.blocks[b]) members.push_back(node_names[tray]);
+    out += fmt::format("BlockName=block{} Nodes={}\n", b, compress_hostlist(members));
+  }
+  return out + fmt::format("BlockSizes={}\n", fmt::join(layout.level_sizes, ","));
 }
 
 }  // namespace nvlsim

@@ -16,7 +16,10 @@ namespace fs = std::filesystem;
 
 void write_whole_file(const fs::path& path, const std::function<void(std::ostream&)>& content) {
   std::error_code ec;
-  const bool in_place = fs::exists(path, ec) && !fs::is_regular_file(path, ec);
+  // A symbolic link is written through, never replaced: /dev/stdout links to the process's stdout, which
+  // may be a regular file, and renaming over the link would replace /dev/stdout itself.
+  const fs::file_status own = fs::symlink_status(path, ec);
+  const bool in_place = fs::exists(own) && (fs::is_symlink(own) || !fs::is_regular_file(own));
   const fs::path target = in_place ? path : fs::path(path.string() + ".partial");
   {
     std::ofstream out(target);

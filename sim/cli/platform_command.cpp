@@ -134,9 +134,13 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
   cmd->add_option("--write-topology", o.topology_output,
                   "also (or only) write the Slurm topology.conf of the fabric's leaf switches")
       ->type_name("FILE");
+  cmd->add_option("--write-block-topology", o.block_topology_output,
+                  "also (or only) write the Slurm topology.conf (topology/block, Slurm 23.11+) of the\n"
+                  "system's NVLink domains, one block each, as `block` and `sub-block` see them")
+      ->type_name("FILE");
   cmd->final_callback([&o] {
-    if (o.output.empty() && o.topology_output.empty())
-      fail("platform", "-o FILE or --write-topology FILE is required");
+    if (o.output.empty() && o.topology_output.empty() && o.block_topology_output.empty())
+      fail("platform", "-o FILE, --write-topology FILE or --write-block-topology FILE is required");
   });
   return cmd;
 }
@@ -152,6 +156,12 @@ int platform_command(const PlatformOptions& options) {
     follow_fabric(context, IbFabric(spec.shape, spec.fabric));
     const auto names = node_names(spec);
     write_file(options.topology_output, topology_conf_text(make_switch_tree(context), names));
+  }
+  if (!options.block_topology_output.empty()) {
+    // The layout a run's block policies build from this platform when given no topology.
+    const PolicyContext context{spec.shape};
+    write_file(options.block_topology_output,
+               block_topology_conf_text(make_block_layout(context), node_names(spec)));
   }
   if (!options.output.empty()) write_file(options.output, platform_xml(spec));
   return 0;

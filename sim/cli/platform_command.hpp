@@ -28,6 +28,7 @@ struct PlatformOptions {
   std::string node_names;                // Slurm hostlist naming the trays in order; empty = none
   std::string output;
   std::string topology_output;  // topology.conf of the fabric's leaves, as `tree` sees them; empty = none
+  std::string block_topology_output;  // topology.conf of the NVLink domains, as `block` sees them
 };
 
 // Declares `platform` and its options on `app`, filling `o`.

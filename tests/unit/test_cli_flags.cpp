@@ -102,7 +102,7 @@ TEST_CASE("fit excludes procs-per-gpu, and required options are asked for", "[cl
         "nvlsim: --fit: chooses --procs-per-gpu itself; give one or the other");
   CHECK(parse({"--procs-per-gpu", "2"}).run.procs_per_gpu == std::optional<int>(2));
   CHECK_FALSE(parse({"--fit"}).run.procs_per_gpu);
-  CHECK(error_of({"platform"}) == "nvlsim: platform: -o FILE or --write-topology FILE is required");
+  CHECK(error_of({"platform"}) == "nvlsim: platform: -o FILE, --write-topology FILE or --write-block-topology FILE is required");
   CHECK(error_of({"workload", "mix", "--jobs", "3", "-o", "x"}) ==
         "nvlsim: workload mix: --gpus G is required (the machine the load is for)");
   CHECK(error_of({"workload", "convert", "--from", "philly", "-o", "x"}) ==

@@ -322,6 +322,45 @@ TEST_CASE("the topology.conf of nvlsim's own leaves gives tree the same placemen
   }
 }
 
+TEST_CASE("the block topology.conf of nvlsim's own domains gives block and sub-block the same placements",
+          "[slurm_topology]") {
+  // 5 domains of 18 trays: levels 18, 36, 72 (the fifth block has no partner at the upper levels).
+  PolicyContext own{ClusterShape{5, 18, 4}};
+  for (int tray = 0; tray < own.shape.trays(); ++tray) own.node_names.push_back("gb" + std::to_string(tray));
+  const std::string text = nvlsim::block_topology_conf_text(nvlsim::make_block_layout(own), own.node_names);
+  CHECK_THAT(text, Contains("BlockName=block4 Nodes=gb[72-89]"));
+  CHECK_THAT(text, Contains("BlockSizes=18,36,72\n"));
+  PolicyContext from_file = own;
+  from_file.topology = nvlsim::parse_topology_conf(text, "written.conf");
+  CHECK(from_file.topology->blocks.size() == 5);
+  for (const char* policy : {"block", "sub-block"}) {
+    const auto a = nvlsim::make_policy(policy, own);
+    const auto b = nvlsim::make_policy(policy, from_file);
+    std::mt19937 rng(11);
+    int placed = 0;
+    for (int round = 0; round < 40; ++round) {
+      ClusterState state(own.shape);
+      std::vector<int> busy;
+      // Whole blocks are exclusive: leave some domains untouched, use a few GPUs of the others.
+      std::vector<bool> touched(own.shape.domains);
+      for (int d = 0; d < own.shape.domains; ++d) touched[d] = rng() % 2 == 0;
+      for (int gpu = 0; gpu < own.shape.gpus(); ++gpu)
+        if (touched[own.shape.domain_of_gpu(gpu)] && rng() % 10 == 0) busy.push_back(gpu);
+      state.apply(nvlsim::Allocation{busy, {}});
+      for (int gpus : {1, 4, 8, 24, 64, 72, 100, 144, 200}) {
+        const nvlsim::JobRequest request{gpus, nvlsim::RequestShape::gpus};
+        INFO(policy << ", round " << round << ", " << gpus << " GPUs");
+        const auto x = a->place(state, request);
+        const auto y = b->place(state, request);
+        REQUIRE(x.has_value() == y.has_value());
+        if (x) CHECK(x->gpus == y->gpus);
+        placed += x.has_value();
+      }
+    }
+    CHECK(placed > 100);  // the comparison covers placements, not only refusals
+  }
+}
+
 TEST_CASE("a switch chain far deeper than the call stack is ordered bottom up", "[slurm_topology]") {
   // s0 over s1 over ... over s99999, the last one over tray n01: 100,000 levels.
   std::string conf;

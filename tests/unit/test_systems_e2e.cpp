@@ -217,3 +217,30 @@ TEST_CASE("a format 2 platform file without a system is GB200 NVL72", "[e2e][sys
   CHECK(run["platform"]["racks"] == 2);
   CHECK(run["cost_model"]["rack_price_usd"].get<double>() == nvlsim::default_system().rack_price_usd.value);
 }
+
+TEST_CASE("each system's block topology.conf, given to Slurm's format reader, replays as the built-in blocks",
+          "[e2e][systems]") {
+  for (const SystemFacts& system : nvlsim::systems()) {
+    DYNAMIC_SECTION(system.name) {
+      const auto dir = scratch_dir("systems-blocks-" + std::string(system.name));
+      const std::string blocks = (dir / "blocks.conf").string();
+      const std::string platform = write_platform(system, dir, " --write-block-topology " + blocks);
+      // One block per NVLink domain, each listing the domain's trays.
+      const std::string text = slurp(blocks);
+      const int trays = system.trays_per_domain.value;
+      CHECK(text.find("BlockName=block1 Nodes=tray-[" + std::to_string(trays) + "-" +
+                      std::to_string(2 * trays - 1) + "]\n") != std::string::npos);
+      CHECK(text.find("BlockSizes=" + std::to_string(trays) + "," + std::to_string(2 * trays) + "\n") !=
+            std::string::npos);
+      const std::string run = "--quiet --platform " + platform + " --trace " + data_file("theta_100.swf") +
+                              " --fit --policy block --policy sub-block --out ";
+      auto r = run_nvlsim(run + (dir / "built-in").string(), dir);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      r = run_nvlsim(run + (dir / "file").string() + " --topology " + blocks, dir);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      CHECK(slurp((dir / "file/jobs.csv").string()) == slurp((dir / "built-in/jobs.csv").string()));
+    }
+  }
+}
