@@ -15,6 +15,7 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   double first_submit = std::numeric_limits<double>::infinity();
   double last_finish = -std::numeric_limits<double>::infinity();
   double wait_sum = 0, turnaround_sum = 0, slowdown_sum = 0, busy = 0, bw_weighted = 0, bw_weight = 0;
+  double timed_out = 0;  // GPU-s of jobs killed at their time limit: work no one gets back
   long started = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobOutcome& o = outcomes[i];
@@ -44,6 +45,7 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
     slowdown_sum += std::max(1.0, turnaround / std::max(run, kSlowdownTau));
     const double gpu_seconds = run * static_cast<double>(o.gpus.size());
     busy += gpu_seconds;
+    if (o.state == FinalState::completed_walltime_reached) timed_out += gpu_seconds;
     if (o.domains > 1) ++s.cross_domain_jobs;
     if (!std::isnan(o.bw_efficiency)) {
       bw_weighted += o.bw_efficiency * gpu_seconds;
@@ -69,7 +71,8 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   s.idle = idle_cost(platform_gpus, s.makespan, busy, integrals, gpu_hour_usd);
   s.slowdown_cost_usd = s.bandwidth.slowdown_gpu_hours * gpu_hour_usd;
   s.failures = failure_metrics(killed, integrals, busy, platform_gpus, s.makespan);
-  const double delivered_hours = busy / 3600 - s.failures.lost_work_gpu_hours;
+  const double delivered_hours =
+      (busy - timed_out) / 3600 - s.failures.lost_work_gpu_hours - s.bandwidth.slowdown_gpu_hours;
   s.cost_per_delivered_gpu_hour_usd = delivered_hours > 0
                                           ? platform_gpus * s.makespan / 3600 * gpu_hour_usd / delivered_hours
                                           : std::numeric_limits<double>::quiet_NaN();

@@ -34,8 +34,8 @@ struct Summary {
   IdleCost idle;
   FailureMetrics failures;
   double slowdown_cost_usd = 0;  // bandwidth.slowdown_gpu_hours at the idle GPU-hour price
-  // The platform's GPU-hours over the makespan at the GPU-hour price, per GPU-hour of work kept (busy
-  // minus lost work); NaN when no work was kept.
+  // The platform's GPU-hours over the makespan at the GPU-hour price, per GPU-hour of work delivered: busy
+  // minus lost work, the slowdown placement caused and jobs killed at their time limit; NaN when none.
   double cost_per_delivered_gpu_hour_usd = 0;
 };
 

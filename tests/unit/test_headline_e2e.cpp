@@ -21,6 +21,7 @@ struct JobTotals {
   double first_submit = INFINITY, last_finish = -INFINITY;
   double busy = 0, cross_domain = 0, slowdown = 0;  // GPU-s; busy over every attempt
   double lost_work = 0;                             // GPU-s of killed attempts not checkpointed
+  double timed_out = 0;                             // GPU-s of jobs killed at their time limit
   long killed = 0;                                  // attempts failures killed
 };
 
@@ -48,6 +49,8 @@ std::map<std::string, JobTotals> job_totals(const CsvTable& jobs, const CsvTable
     if (jobs.num(r, "domains") > 1) t.cross_domain += gpus * exec;
     if (jobs.at(r, "final_state") == "COMPLETED_SUCCESSFULLY")
       t.slowdown += gpus * std::max(0.0, exec - jobs.num(r, "trace_run_time"));
+    if (jobs.at(r, "final_state") == "COMPLETED_WALLTIME_REACHED")
+      t.timed_out += gpu_count(jobs.at(r, "allocated_resources")) * exec;
   }
   for (std::size_t r = 0; r < attempts.rows.size(); ++r) {
     JobTotals& t = out[attempts.at(r, "policy")];
@@ -152,9 +155,10 @@ void check_headline_identities(const std::filesystem::path& out) {
           Approx(available > 0 ? (j.busy - j.lost_work) / available : 0).margin(1e-9));
     CHECK(summary.num(r, "availability") ==
           Approx(makespan > 0 ? available / (gpus * makespan) : 0).margin(1e-9));
-    // The whole platform's GPU-hours at the price, per GPU-hour of work kept.
+    // The whole platform's GPU-hours at the price, per GPU-hour of work delivered at full speed and kept.
+    const double delivered = j.busy - j.lost_work - j.slowdown - j.timed_out;
     CHECK(summary.num(r, "cost_per_delivered_gpu_hour_usd") ==
-          Approx(gpus * makespan / 3600 * price / ((j.busy - j.lost_work) / 3600)).epsilon(1e-9));
+          Approx(gpus * makespan / 3600 * price / (delivered / 3600)).epsilon(1e-9));
     CHECK(scheduling == Approx(s.idle_queued / 3600).margin(1e-6 * scale));
     CHECK(summary.num(r, "idle_while_queued_gpu_hours") == Approx(s.idle_queued / 3600).margin(1e-9 * scale));
     CHECK(summary.num(r, "stranded_gpu_hours") == Approx(s.stranded / 3600).margin(1e-9 * scale));
