@@ -210,7 +210,7 @@ SCENARIOS = [
         ("b", "cancel", None),
         ("d", "cancel", None),
         ("f", "-w tray-0 --gres=mps:60", "tray-0 mps:60@0"),
-        ("g", "-w tray-0 --gpus=1", "tray-0 gpu:1@3"),
+        ("g", "-w tray-0 --gpus=1", "tray-0 gpu:1@1"),
     ]),
     # With Flags=all_sharing, MPS jobs of one tray may use different GPUs (b), first fit like shards.
     Scenario("mps_all_sharing", "MPS with Flags=all_sharing", dict(MPS, sharing_flags="all_sharing"), [
