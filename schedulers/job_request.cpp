@@ -41,7 +41,8 @@ JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, in
 void require_whole_gpus(std::string_view policy, const JobRequest& request) {
   if (request.shards > 0) {
     throw std::invalid_argument(std::string(policy) +
-                                ": shard requests are not supported (per-gpu places them; docs/policies.md)");
+                                ": shard and MPS requests are not supported (only per-gpu places them; "
+                                "docs/policies.md)");
   }
 }
 

@@ -12,15 +12,22 @@ enum class RequestShape {
   nodes,  // -N ceil(G / tray) --gpus-per-node=tray: whole trays' GPUs
 };
 
+// The GRES a share of a GPU is asked in. Both count shares per GPU (ClusterState::shards_per_gpu: 4
+// shards, or 100 for MPS's percentage); MPS in Slurm's default mode (one_sharing) also keeps all MPS jobs
+// of a tray on one GPU.
+enum class SharedGres { shard, mps };
+
 struct JobRequest {
   int gpus = 0;  // GPUs the job runs on; a `nodes` request takes whole trays, so a multiple of a tray
   RequestShape shape = RequestShape::gpus;
   int cpus_per_gpu = 0;  // 0: Slurm's default of one task, one CPU on each node the job uses
   // The job class's preferred sub-block segment in trays (workloads/job_class.hpp); 0 = the policy's own.
   int segment_nodes = 0;
-  // gres/shard (docs/sharing.md): when K > 0 the job asks `-N gpus --gres=shard:K`, K shards of one GPU on
-  // each of `gpus` trays, and `shape` and `cpus_per_gpu` do not apply (one CPU per tray). 0: whole GPUs.
+  // A share of GPUs (docs/sharing.md): when K > 0 the job asks `-N gpus --gres=shard:K` (or, with
+  // `gres` mps, `--gres=mps:K`), K shares of one GPU on each of `gpus` trays, and `shape` and
+  // `cpus_per_gpu` do not apply (one CPU per tray). 0: whole GPUs.
   int shards = 0;
+  SharedGres gres = SharedGres::shard;
 
   bool operator==(const JobRequest&) const = default;
 };
@@ -41,7 +48,8 @@ std::string_view request_shaping_name(RequestShaping shaping);
 JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, int cpus_per_gpu);
 
 // For the policies that place whole GPUs only: throws std::invalid_argument naming `policy` when the
-// request asks shards, so that a shard job is refused loudly rather than given whole GPUs.
+// request asks shares of GPUs (shard or MPS), so that such a job is refused loudly rather than given
+// whole GPUs.
 void require_whole_gpus(std::string_view policy, const JobRequest& request);
 
 }  // namespace nvlsim

@@ -7,11 +7,12 @@
 //                       [--shards-per-gpu N]
 //   nvlsim-oracle-place --racks R --write-topology FILE   (the topology.conf of nvlsim's own leaves)
 //   in:  {"used": [[tray, [gpu_index, ...], cpus_used(, [[gpu_index, shards_used], ...])], ...],
-//         "request": {"gpus": G, "shape": "gpus"|"nodes", "cpus_per_gpu": K(, "shards": S)}}
+//         "request": {"gpus": G, "shape": "gpus"|"nodes", "cpus_per_gpu": K(, "shards": S, "gres": "mps")}}
 //   out: {"alloc": [[tray, [gpu_index, ...]], ...](, "shards": S)}  or  {"alloc": null}  or  {"error": "..."}
 // With gres/shard (docs/sharing.md), a tray's optional fourth entry gives the shards in use on its GPUs, a
-// request with "shards": S > 0 asks `-N G --gres=shard:S`, and the answer's "shards" says how many shards
-// of each GPU listed the job takes (absent: the GPUs whole).
+// request with "shards": S > 0 asks `-N G --gres=shard:S` (with "gres": "mps", `--gres=mps:S`, shares
+// counted out of --shards-per-gpu 100), and the answer's "shards" says how many shares of each GPU listed
+// the job takes (absent: the GPUs whole).
 // A question may instead give the running jobs and ask for the backfill reservation of the request:
 //   in:  {"now": T, "running": [{"end": T_end, "used": [[tray, [gpu_index, ...], cpus], ...]}, ...],
 //         "request": {...}, "reserve": true}
@@ -118,6 +119,11 @@ JobRequest request_of(const json& r) {
     throw std::invalid_argument("unknown shape " + shape);
   request.cpus_per_gpu = r.value("cpus_per_gpu", 0);
   request.shards = r.value("shards", 0);
+  const std::string gres = r.value("gres", "shard");
+  if (gres == "mps")
+    request.gres = SharedGres::mps;
+  else if (gres != "shard")
+    throw std::invalid_argument("unknown gres " + gres);
   return request;
 }
 

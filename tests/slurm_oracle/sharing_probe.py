@@ -212,6 +212,15 @@ SCENARIOS = [
         ("f", "-w tray-0 --gres=mps:60", "tray-0 mps:60@0"),
         ("g", "-w tray-0 --gpus=1", "tray-0 gpu:1@1"),
     ]),
+    # The release defect of shard_release holds for MPS too: after b ends, a still holds mps:40 of GPU 0,
+    # yet c takes GPU 0 whole; d then waits, the tray's MPS being on GPU 0 (one_sharing), now held whole.
+    Scenario("mps_release", "is a GPU whole again when one of its MPS jobs ends", MPS, [
+        ("a", "-w tray-0 --gres=mps:40", "tray-0 mps:40@0"),
+        ("b", "-w tray-0 --gres=mps:20", "tray-0 mps:20@0"),
+        ("b", "cancel", None),
+        ("c", "-w tray-0 --gpus=2", "tray-0 gpu:2@0-1"),
+        ("d", "-w tray-0 --gres=mps:10", "pending"),
+    ]),
     # With Flags=all_sharing, MPS jobs of one tray may use different GPUs (b), first fit like shards.
     Scenario("mps_all_sharing", "MPS with Flags=all_sharing", dict(MPS, sharing_flags="all_sharing"), [
         ("a", "--gres=mps:50", "tray-0 mps:50@0"),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <sstream>
@@ -20,14 +21,15 @@ using nvlsim::PerGpuPolicy;
 using nvlsim::RequestShape;
 
 // The shard scenarios of tests/slurm_oracle/sharing_probe.py (docs/sharing.md), whose placements are the
-// real Slurm 22.05's, replayed through per-gpu: the steps are written as the probe submits them. A step
-// pinned to a tray (`-w tray-N`) is not a placement question (nvlsim has no -w): its expected placement is
-// applied as given, to build the state the next questions are asked on.
+// real Slurm 22.05's, replayed through per-gpu: the steps are written as the probe submits them. nvlsim has
+// no -w: a share job pinned to a tray gets its GPU there by the rules (first_gpu_with_free_shards), a
+// whole-GPU job pinned to a tray is applied as Slurm placed it, to build the state the next steps see.
 namespace {
 
 class ShardScript {
  public:
-  explicit ShardScript(int trays) : state_(ClusterShape{1, trays, 4, 144}) {}
+  // MPS counts 100 shares per GPU, shards 4.
+  ShardScript(int trays, bool mps) : state_(ClusterShape{1, trays, 4, 144}, mps ? 100 : 4), mps_(mps) {}
 
   // Runs one step; returns per-gpu's answer in the probe's notation ("tray-0 shard:2@1",
   // "tray-0 gpu:3@1-3 + tray-2 gpu:4@0-3", "pending"), or `expected` itself for a pinned step.
@@ -51,6 +53,8 @@ class ShardScript {
         in >> nodes;
       else if (word.starts_with("--gres=shard:"))
         request.shards = std::stoi(word.substr(13));
+      else if (word.starts_with("--gres=mps:"))
+        request.shards = std::stoi(word.substr(11)), request.gres = nvlsim::SharedGres::mps;
       else if (word.starts_with("--gpus="))
         request.gpus = std::stoi(word.substr(7));
       else if (word.starts_with("--cpus-per-gpu="))
@@ -62,8 +66,15 @@ class ShardScript {
     }
     if (request.shards > 0) request.gpus = nodes;
     Allocation placed;
-    if (pinned >= 0) {
-      placed = parse(expected, request.shards);
+    if (pinned >= 0 && request.shards > 0) {
+      // Pinned to a tray, a share job still gets its GPU by the rules: ask for it.
+      const int gpu = nvlsim::cons_tres::first_gpu_with_free_shards(state_, pinned, request);
+      if (gpu < 0) return "pending";
+      placed.gpus = {gpu};
+      placed.shards = request.shards;
+      placed.cpus = {{pinned, std::max(cpus, 1)}};
+    } else if (pinned >= 0) {
+      placed = parse(expected);
       if (cpus > 0) placed.cpus = {{pinned, cpus}};
     } else {
       // A whole-GPU job's -c is its one task's CPUs: for one GPU, a CPU share per GPU.
@@ -78,8 +89,8 @@ class ShardScript {
   }
 
  private:
-  // The probe's notation back to an allocation (pinned steps are single-tray).
-  Allocation parse(const std::string& expected, int shards) const {
+  // The probe's notation of whole GPUs on one tray back to an allocation.
+  Allocation parse(const std::string& expected) const {
     Allocation a;
     const int tray = std::stoi(expected.substr(5));
     const std::size_t at = expected.find('@');
@@ -87,7 +98,6 @@ class ShardScript {
     const std::size_t dash = expected.find('-', at);
     const int last = dash == std::string::npos ? first : std::stoi(expected.substr(dash + 1));
     for (int g = first; g <= last; ++g) a.gpus.push_back(state_.shape().first_gpu_of_tray(tray) + g);
-    a.shards = shards;
     a.cpus = {{tray, 1}};
     return a;
   }
@@ -98,7 +108,7 @@ class ShardScript {
     std::string out;
     for (const auto& [tray, gpus] : by_tray) {
       out += fmt::format("{}tray-{} ", out.empty() ? "" : " + ", tray);
-      out += a.shards > 0 ? fmt::format("shard:{}@{}", a.shards, gpus.front())
+      out += a.shards > 0 ? fmt::format("{}:{}@{}", mps_ ? "mps" : "shard", a.shards, gpus.front())
                           : fmt::format("gpu:{}@{}", gpus.size(), gpus.front());
       if (a.shards == 0 && gpus.size() > 1) out += fmt::format("-{}", gpus.back());
     }
@@ -106,6 +116,7 @@ class ShardScript {
   }
 
   ClusterState state_;
+  bool mps_;
   std::map<std::string, Allocation> running_;
 };
 
@@ -113,8 +124,8 @@ struct Step {
   std::string label, args, expected;
 };
 
-void replay(int trays, const std::vector<Step>& steps) {
-  ShardScript script(trays);
+void replay(int trays, const std::vector<Step>& steps, bool mps = false) {
+  ShardScript script(trays, mps);
   for (const Step& s : steps) {
     INFO(s.label << ": " << s.args);
     const std::string got = script.step(s.label, s.args, s.expected);
@@ -205,6 +216,38 @@ TEST_CASE("per-gpu shards on several trays: K on each, trays as whole-tray jobs 
              {"g", "-N 2 --gres=shard:4", "tray-0 shard:4@3 + tray-2 shard:4@1"}});
 }
 
+TEST_CASE("per-gpu MPS: one GPU per tray while the tray has MPS, else the first not held whole",
+          "[per_gpu][mps][slurm]") {
+  replay(3,
+         {{"a", "--gres=mps:50", "tray-0 mps:50@0"},
+          {"b", "--gres=mps:30", "tray-0 mps:30@0"},
+          {"c", "--gres=mps:40", "tray-1 mps:40@0"},
+          {"d", "--gres=mps:20", "tray-0 mps:20@0"},
+          {"e", "--gres=mps:100", "tray-2 mps:100@0"},
+          {"f", "--gres=mps:150", "pending"},
+          {"g", "--gres=mps:101", "pending"},
+          {"h", "--gres=mps:10", "tray-1 mps:10@0"}},
+         true);
+  replay(3,
+         {{"a", "--gpus=2", "tray-0 gpu:2@0-1"},
+          {"b", "--gres=mps:50", "tray-0 mps:50@2"},
+          {"c", "--gpus=2", "tray-1 gpu:2@0-1"},
+          {"d", "--gpus=1", "tray-0 gpu:1@3"},
+          {"e", "--gres=mps:60", "tray-1 mps:60@2"},
+          {"f", "-N 2 --gres=mps:50", "tray-0 mps:50@2 + tray-2 mps:50@0"}},
+         true);
+  replay(3,
+         {{"a", "-w tray-0 --gpus=1", "tray-0 gpu:1@0"},
+          {"b", "-w tray-0 --gres=mps:50", "tray-0 mps:50@1"},
+          {"a", "cancel", ""},
+          {"c", "-w tray-0 --gres=mps:60", "pending"},
+          {"d", "-w tray-0 --gres=mps:40", "tray-0 mps:40@1"},
+          {"b", "cancel", ""},
+          {"d", "cancel", ""},
+          {"f", "-w tray-0 --gres=mps:60", "tray-0 mps:60@0"}},
+         true);
+}
+
 TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tray", "[per_gpu][shard]") {
   ClusterState state(ClusterShape{1, 3, 4, 144});
   state.apply(Allocation{{}, {0}});  // tray 0 held by an exclusive job
@@ -214,7 +257,7 @@ TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tr
   CHECK(placed->gpus == std::vector<int>{5});
   CHECK(placed->shards == 2);
   CHECK(placed->cpus == std::vector<nvlsim::TrayCpus>{{1, 1}});
-  CHECK(nvlsim::cons_tres::first_gpu_with_free_shards(state, 0, 1) == -1);
+  CHECK(nvlsim::cons_tres::first_gpu_with_free_shards(state, 0, JobRequest{.gpus = 1, .shards = 1}) == -1);
 }
 
 TEST_CASE("the policies that place whole GPUs only refuse shard requests loudly", "[shard]") {
@@ -224,7 +267,7 @@ TEST_CASE("the policies that place whole GPUs only refuse shard requests loudly"
     INFO(name);
     const auto policy = nvlsim::make_policy(name, context);
     CHECK_THROWS_WITH(policy->place(state, JobRequest{.gpus = 1, .shards = 1}),
-                      Catch::Contains(name + ": shard requests are not supported"));
+                      Catch::Contains(name + ": shard and MPS requests are not supported"));
     CHECK(policy->place(state, JobRequest{.gpus = 1}));
   }
 }
