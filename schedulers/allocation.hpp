@@ -18,6 +18,9 @@ struct Allocation {
   std::vector<int>
       held_trays;  // trays closed to other jobs while it runs (whole-block exclusivity), ascending
   std::vector<TrayCpus> cpus{};  // CPU cores the job holds on each tray it uses, ascending trays
+  // gres/shard: the shards the job takes on each GPU of `gpus`, which it shares with other shard jobs;
+  // 0: it holds the GPUs whole (docs/sharing.md).
+  int shards = 0;
 };
 
 // Fills `cpus` as Slurm charges a GPU job's cores: `cpus_per_gpu` for each of its GPUs on a tray, or, when

@@ -52,6 +52,7 @@ int BlockPolicy::offered_trays(int idle, int block_trays) const {
 
 std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("block: a request needs at least one GPU");
+  require_whole_gpus("block", request);
   const int blocks = static_cast<int>(layout_.blocks.size());
   // Idle trays of each usable base block; 0 for a block another job runs in or that has too few.
   std::vector<int> offered(blocks, 0);

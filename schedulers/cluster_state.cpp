@@ -6,9 +6,11 @@
 
 namespace nvlsim {
 
-ClusterState::ClusterState(ClusterShape shape)
+ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
     : shape_(shape),
+      shards_per_gpu_(shards_per_gpu),
       busy_(shape.gpus(), 0),
+      shards_(shape.gpus(), 0),
       down_(shape.gpus(), 0),
       held_(shape.trays(), 0),
       cpus_used_(shape.trays(), 0),
@@ -21,6 +23,8 @@ ClusterState::ClusterState(ClusterShape shape)
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
       free_total_(shape.gpus()),
       idle_total_(shape.trays()) {
+  if (shards_per_gpu < 1 || shards_per_gpu > 255)
+    throw std::invalid_argument("ClusterState: shards per GPU must be 1..255");
   for (int tray = 0; tray < shape.trays(); ++tray)
     trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
@@ -67,24 +71,22 @@ void ClusterState::apply(const Allocation& allocation) {
       throw std::logic_error("ClusterState::apply: tray " + std::to_string(tray) + " does not exist");
     }
   }
-  for (const TrayCpus& c : allocation.cpus) {
-    if (c.tray < 0 || c.tray >= shape_.trays() || c.cpus < 0 || c.cpus > free_cpus_in_tray(c.tray)) {
-      throw std::logic_error("ClusterState::apply: tray " + std::to_string(c.tray) + " has not " +
-                             std::to_string(c.cpus) + " free CPUs");
+  check_cpus(allocation, false);
+  if (allocation.shards > 0) {
+    apply_shards(allocation);
+  } else {
+    const auto& gpus = allocation.gpus;
+    // Mark as we check, so a GPU listed twice is caught; undo the marks before throwing.
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const int gpu = gpus[i];
+      if (gpu < 0 || gpu >= shape_.gpus() || !gpu_free(gpu)) {
+        for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 0;
+        throw std::logic_error("ClusterState::apply: GPU " + std::to_string(gpu) + " is not free");
+      }
+      busy_[gpu] = 1;
     }
+    for (int gpu : gpus) count_in_use(gpu, 1);
   }
-  const auto& gpus = allocation.gpus;
-  // Mark as we check, so a GPU listed twice is caught; undo the marks before throwing.
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const int gpu = gpus[i];
-    if (gpu < 0 || gpu >= shape_.gpus() || !gpu_free(gpu)) {
-      for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 0;
-      throw std::logic_error("ClusterState::apply: GPU " + std::to_string(gpu) + " is not free");
-    }
-    busy_[gpu] = 1;
-  }
-  for (int gpu : gpus) ++unavailable_in_tray_[shape_.tray_of_gpu(gpu)];  // they were free, so up
-  busy_total_ += static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
   for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] += c.cpus;
   recount(allocation);
@@ -96,23 +98,21 @@ void ClusterState::release(const Allocation& allocation) {
       throw std::logic_error("ClusterState::release: tray " + std::to_string(tray) + " is not held");
     }
   }
-  for (const TrayCpus& c : allocation.cpus) {
-    if (c.tray < 0 || c.tray >= shape_.trays() || c.cpus < 0 || c.cpus > cpus_used_[c.tray]) {
-      throw std::logic_error("ClusterState::release: tray " + std::to_string(c.tray) + " has not " +
-                             std::to_string(c.cpus) + " CPUs in use");
+  check_cpus(allocation, true);
+  if (allocation.shards > 0) {
+    release_shards(allocation);
+  } else {
+    const auto& gpus = allocation.gpus;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const int gpu = gpus[i];
+      if (gpu < 0 || gpu >= shape_.gpus() || busy_[gpu] == 0) {
+        for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 1;
+        throw std::logic_error("ClusterState::release: GPU " + std::to_string(gpu) + " is not allocated");
+      }
+      busy_[gpu] = 0;
     }
+    for (int gpu : gpus) count_in_use(gpu, -1);
   }
-  const auto& gpus = allocation.gpus;
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const int gpu = gpus[i];
-    if (gpu < 0 || gpu >= shape_.gpus() || busy_[gpu] == 0) {
-      for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 1;
-      throw std::logic_error("ClusterState::release: GPU " + std::to_string(gpu) + " is not allocated");
-    }
-    busy_[gpu] = 0;
-  }
-  for (int gpu : gpus) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] -= down_[gpu] == 0;
-  busy_total_ -= static_cast<int>(gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
   for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] -= c.cpus;
   recount(allocation);
@@ -123,8 +123,62 @@ void ClusterState::set_down(int gpu, bool down) {
   down_total_ += change;
   ++down_changes_;
   down_[gpu] = down ? 1 : 0;
-  if (busy_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
+  if (busy_[gpu] == 0 && shards_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
   recount_tray(shape_.tray_of_gpu(gpu));
+}
+
+void ClusterState::check_cpus(const Allocation& allocation, bool releasing) const {
+  for (const TrayCpus& c : allocation.cpus) {
+    const bool tray_ok = c.tray >= 0 && c.tray < shape_.trays() && c.cpus >= 0;
+    if (!releasing && !(tray_ok && c.cpus <= free_cpus_in_tray(c.tray))) {
+      throw std::logic_error("ClusterState::apply: tray " + std::to_string(c.tray) + " has not " +
+                             std::to_string(c.cpus) + " free CPUs");
+    }
+    if (releasing && !(tray_ok && c.cpus <= cpus_used_[c.tray])) {
+      throw std::logic_error("ClusterState::release: tray " + std::to_string(c.tray) + " has not " +
+                             std::to_string(c.cpus) + " CPUs in use");
+    }
+  }
+}
+
+// A GPU goes into use with its first shard and out of use with its last, so whole-GPU counters see a GPU
+// holding shards as busy. The GPUs must be strictly ascending: a GPU listed twice would be counted twice.
+void ClusterState::apply_shards(const Allocation& allocation) {
+  const auto& gpus = allocation.gpus;
+  const int k = allocation.shards;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const int gpu = gpus[i];
+    if (gpu < 0 || gpu >= shape_.gpus() || (i > 0 && gpu <= gpus[i - 1]) || !gpu_has_free_shards(gpu, k)) {
+      for (std::size_t j = 0; j < i; ++j) shards_[gpus[j]] = static_cast<std::uint8_t>(shards_[gpus[j]] - k);
+      throw std::logic_error("ClusterState::apply: GPU " + std::to_string(gpu) + " has not " +
+                             std::to_string(k) + " free shards");
+    }
+    shards_[gpu] = static_cast<std::uint8_t>(shards_[gpu] + k);
+  }
+  for (int gpu : gpus)
+    if (shards_[gpu] == k) count_in_use(gpu, 1);
+}
+
+void ClusterState::release_shards(const Allocation& allocation) {
+  const auto& gpus = allocation.gpus;
+  const int k = allocation.shards;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const int gpu = gpus[i];
+    if (gpu < 0 || gpu >= shape_.gpus() || (i > 0 && gpu <= gpus[i - 1]) || shards_[gpu] < k) {
+      for (std::size_t j = 0; j < i; ++j) shards_[gpus[j]] = static_cast<std::uint8_t>(shards_[gpus[j]] + k);
+      throw std::logic_error("ClusterState::release: GPU " + std::to_string(gpu) + " has not " +
+                             std::to_string(k) + " shards allocated");
+    }
+    shards_[gpu] = static_cast<std::uint8_t>(shards_[gpu] - k);
+  }
+  for (int gpu : gpus)
+    if (shards_[gpu] == 0) count_in_use(gpu, -1);
+}
+
+// An up GPU going into use leaves the tray's free GPUs; a down one is unavailable either way.
+void ClusterState::count_in_use(int gpu, int change) {
+  if (down_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
+  busy_total_ += change;
 }
 
 // The trays of the GPUs, each once when the GPUs are ascending (a tray's GPUs are then adjacent), and

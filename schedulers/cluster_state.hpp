@@ -1,5 +1,5 @@
 #pragma once
-// Which GPUs are free, busy or down, and which trays are held by exclusive jobs.
+// Which GPUs are free, busy or down, which hold shards, and which trays are held by exclusive jobs.
 // This is all a policy sees of the machine; it knows nothing of SimGrid.
 
 #include <bit>
@@ -19,15 +19,31 @@ struct TrayRun {
   int free = 0;      // free GPUs over the run
 };
 
+// Shards per GPU when a run sets none: what tests/slurm_oracle configures Slurm with (gres.conf Count=4 per
+// GPU), a quarter of a GPU being the granularity nvlsim maps fractional requests to (docs/sharing.md).
+inline constexpr int kDefaultShardsPerGpu = 4;
+
 class ClusterState {
  public:
-  explicit ClusterState(ClusterShape shape);
+  // Each GPU may instead be split into `shards_per_gpu` gres/shard shards (1..255).
+  explicit ClusterState(ClusterShape shape, int shards_per_gpu = kDefaultShardsPerGpu);
 
   const ClusterShape& shape() const { return shape_; }
+  int shards_per_gpu() const { return shards_per_gpu_; }
 
-  // A GPU is free when it is up, not allocated, and its tray is not held.
+  // A GPU is free when it is up, not allocated whole or in shards, and its tray is not held. A GPU holding
+  // shards is not free for whole-GPU jobs (Slurm keeps the two apart per GPU), so every free count below
+  // counts it busy.
   bool gpu_free(int gpu) const {
-    return busy_[gpu] == 0 && down_[gpu] == 0 && held_[shape_.tray_of_gpu(gpu)] == 0;
+    return busy_[gpu] == 0 && shards_[gpu] == 0 && down_[gpu] == 0 && held_[shape_.tray_of_gpu(gpu)] == 0;
+  }
+  // Shards of the GPU allocated to jobs (0 when it is held whole or idle).
+  int shards_used(int gpu) const { return shards_[gpu]; }
+  // True when a shard job may take `shards` shards of the GPU: it is up, not held whole, its tray not
+  // held, and it has that many shards free.
+  bool gpu_has_free_shards(int gpu, int shards) const {
+    return busy_[gpu] == 0 && down_[gpu] == 0 && held_[shape_.tray_of_gpu(gpu)] == 0 &&
+           shards_[gpu] + shards <= shards_per_gpu_;
   }
   bool gpu_down(int gpu) const { return down_[gpu] != 0; }
   bool tray_held(int tray) const { return held_[tray] != 0; }
@@ -66,14 +82,16 @@ class ClusterState {
   // Trays with every GPU free, machine-wide.
   int idle_trays() const { return idle_total_; }
   int down_gpus() const { return down_total_; }
+  // GPUs a job runs on, held whole or holding shards.
   int busy_gpus() const { return busy_total_; }
   // How many times set_down() has been called on this state and the states it was copied from: two
   // states of one evolving machine with the same count have the same down GPUs.
   std::uint64_t down_changes() const { return down_changes_; }
 
-  // Marks the allocation's GPUs busy, its trays held and its CPUs used. The GPUs and CPUs must be free.
+  // Marks the allocation's GPUs busy (or, for a shard allocation, its shards used), its trays held and its
+  // CPUs used. The GPUs (or shards) and CPUs must be free.
   void apply(const Allocation& allocation);
-  // Undoes apply().
+  // Undoes apply(). A GPU whose last shard is released is free for whole-GPU jobs again.
   void release(const Allocation& allocation);
   // A down GPU is never free. Marking a busy GPU down leaves its job's bookkeeping to the caller.
   void set_down(int gpu, bool down);
@@ -82,13 +100,21 @@ class ClusterState {
   void recount(const Allocation& allocation);
   void recount_tray(int tray);
   void move_tray_bucket(int tray, int from, int to);
+  void apply_shards(const Allocation& allocation);
+  void release_shards(const Allocation& allocation);
+  void check_cpus(const Allocation& allocation, bool releasing) const;
+  // Counts a GPU in or out of use (whole or in shards): the tray's unavailable GPUs and the busy total.
+  void count_in_use(int gpu, int change);
 
   ClusterShape shape_;
-  std::vector<std::uint8_t> busy_;        // per GPU
-  std::vector<std::uint8_t> down_;        // per GPU
-  std::vector<int> held_;                 // per tray: how many allocations hold it
-  std::vector<int> cpus_used_;            // per tray
-  std::vector<int> unavailable_in_tray_;  // per tray: GPUs busy or down, so a recount needs no GPU loop
+  int shards_per_gpu_;
+  std::vector<std::uint8_t> busy_;    // per GPU: held whole
+  std::vector<std::uint8_t> shards_;  // per GPU: shards in use (a byte, as states are copied often)
+  std::vector<std::uint8_t> down_;    // per GPU
+  std::vector<int> held_;             // per tray: how many allocations hold it
+  std::vector<int> cpus_used_;        // per tray
+  // Per tray: GPUs held whole, holding shards or down, so a recount needs no GPU loop.
+  std::vector<int> unavailable_in_tray_;
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
   std::vector<int> idle_in_domain_;  // per domain: trays with every GPU free

@@ -1,5 +1,8 @@
 #include "schedulers/job_request.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace nvlsim {
 
 bool parse_request_shaping(std::string_view text, RequestShaping& out) {
@@ -33,6 +36,14 @@ JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, in
     return {nodes * gpus_per_tray, RequestShape::nodes, cpus_per_gpu};
   }
   return {gpus, RequestShape::gpus, cpus_per_gpu};
+}
+
+void require_whole_gpus(std::string_view policy, const JobRequest& request) {
+  if (request.shards > 0) {
+    throw std::invalid_argument(std::string(policy) +
+                                ": shard and MPS requests are not supported (only per-gpu places them; "
+                                "docs/policies.md)");
+  }
 }
 
 }  // namespace nvlsim

@@ -5,11 +5,13 @@
 #include <vector>
 
 #include "schedulers/cons_tres_select.hpp"
+#include "schedulers/shard_select.hpp"
 
 namespace nvlsim {
 
 std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("per-gpu: a request needs at least one GPU");
+  if (request.shards > 0) return cons_tres::place_shards(state, request);
   if (!may_fit(state, request)) return std::nullopt;
   std::vector<cons_tres::NodeOffer> nodes;
   nodes.reserve(static_cast<std::size_t>(std::min(state.shape().trays(), state.free_gpus())));
@@ -22,6 +24,9 @@ std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const J
 }
 
 bool PerGpuPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  // A GPU holding shards is not free, yet may serve a shard job: only the impossible size is ruled out.
+  if (request.shards > 0)
+    return request.shards <= state.shards_per_gpu() && request.gpus <= state.shape().trays();
   return cons_tres::may_fit(state, request);
 }
 

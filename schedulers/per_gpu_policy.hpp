@@ -16,9 +16,11 @@ class PerGpuPolicy final : public PlacementPolicy {
   const std::string& name() const override { return name_; }
   // Slurm 22.05's select/cons_tres without a topology plugin (schedulers/cons_tres_select.hpp), decision
   // for decision as tests/slurm_oracle checks it against the real Slurm. O(trays / 64 + trays with a
-  // free GPU) per call. Throws std::invalid_argument for fewer than 1 GPU.
+  // free GPU) per call. A shard request is placed as Slurm places `-N gpus --gres=shard:K`
+  // (schedulers/shard_select.hpp; O(trays x GPUs per tray)); more shards than a GPU has never fit.
+  // Throws std::invalid_argument for fewer than 1 GPU (1 tray).
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
-  // Enough free GPUs, and idle trays for a whole-tray request. O(1).
+  // Enough free GPUs, and idle trays for a whole-tray request; for shards, a possible size. O(1).
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
 
  private:

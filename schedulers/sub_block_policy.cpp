@@ -130,6 +130,7 @@ int SubBlockPolicy::segment_size(const JobRequest& request, int nodes) const {
 
 std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
+  require_whole_gpus("sub-block", request);
   const ClusterShape& shape = state.shape();
   if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
   const int nodes = nodes_for(shape, request.gpus);

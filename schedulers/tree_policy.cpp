@@ -94,6 +94,7 @@ TreePolicy::TreePolicy(std::string name, SwitchTree tree) : name_(std::move(name
 
 std::optional<Allocation> TreePolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("tree: a request needs at least one GPU");
+  require_whole_gpus("tree", request);
   if (!may_fit(state, request)) return std::nullopt;
   const int switches = static_cast<int>(tree_.trays.size());
   // The nodes Slurm considers, ascending; everything below works on indexes into this list.

@@ -4,10 +4,15 @@
 // nvlsim policy chooses on that state, so the harness can hold it against the real Slurm's.
 //
 //   nvlsim-oracle-place --policy per-gpu|tree --racks R [--cpus-per-tray C] [--topology FILE]
+//                       [--shards-per-gpu N]
 //   nvlsim-oracle-place --racks R --write-topology FILE   (the topology.conf of nvlsim's own leaves)
-//   in:  {"used": [[tray, [gpu_index, ...], cpus_used], ...],
-//         "request": {"gpus": G, "shape": "gpus"|"nodes", "cpus_per_gpu": K}}
-//   out: {"alloc": [[tray, [gpu_index, ...]], ...]}  or  {"alloc": null}  or  {"error": "..."}
+//   in:  {"used": [[tray, [gpu_index, ...], cpus_used(, [[gpu_index, shards_used], ...])], ...],
+//         "request": {"gpus": G, "shape": "gpus"|"nodes", "cpus_per_gpu": K(, "shards": S, "gres": "mps")}}
+//   out: {"alloc": [[tray, [gpu_index, ...]], ...](, "shards": S)}  or  {"alloc": null}  or  {"error": "..."}
+// With gres/shard (docs/sharing.md), a tray's optional fourth entry gives the shards in use on its GPUs, a
+// request with "shards": S > 0 asks `-N G --gres=shard:S` (with "gres": "mps", `--gres=mps:S`, shares
+// counted out of --shards-per-gpu 100), and the answer's "shards" says how many shares of each GPU listed
+// the job takes (absent: the GPUs whole).
 // A question may instead give the running jobs and ask for the backfill reservation of the request:
 //   in:  {"now": T, "running": [{"end": T_end, "used": [[tray, [gpu_index, ...], cpus], ...]}, ...],
 //         "request": {...}, "reserve": true}
@@ -43,6 +48,7 @@ struct Options {
   int cpus_per_tray = 144;
   std::string topology;
   std::string write_topology;
+  int shards_per_gpu = kDefaultShardsPerGpu;
 };
 
 Options parse(int argc, char** argv) {
@@ -61,11 +67,13 @@ Options parse(int argc, char** argv) {
       o.topology = value;
     else if (arg == "--write-topology")
       o.write_topology = value;
+    else if (arg == "--shards-per-gpu")
+      o.shards_per_gpu = std::stoi(value);
     else
       throw std::invalid_argument("unknown option " + arg);
   }
-  if (o.racks < 1 || o.cpus_per_tray < 1)
-    throw std::invalid_argument("--racks and --cpus-per-tray must be >= 1");
+  if (o.racks < 1 || o.cpus_per_tray < 1 || o.shards_per_gpu < 1)
+    throw std::invalid_argument("--racks, --cpus-per-tray and --shards-per-gpu must be >= 1");
   return o;
 }
 
@@ -84,6 +92,23 @@ Allocation allocation_of(const json& used, const ClusterShape& shape) {
   return a;
 }
 
+// Applies what all jobs hold: the whole GPUs and CPUs, then the shards in use on each GPU, one allocation
+// per GPU (the state counts shards per GPU, whichever jobs hold them).
+void apply_used(ClusterState& state, const json& used) {
+  const ClusterShape& shape = state.shape();
+  state.apply(allocation_of(used, shape));
+  for (const json& entry : used) {
+    if (entry.size() < 4) continue;
+    const int first = shape.first_gpu_of_tray(entry.at(0).get<int>());
+    for (const json& shared : entry.at(3)) {
+      Allocation shards;
+      shards.gpus = {first + shared.at(0).get<int>()};
+      shards.shards = shared.at(1).get<int>();
+      state.apply(shards);
+    }
+  }
+}
+
 JobRequest request_of(const json& r) {
   JobRequest request;
   request.gpus = r.at("gpus").get<int>();
@@ -93,6 +118,12 @@ JobRequest request_of(const json& r) {
   else if (shape != "gpus")
     throw std::invalid_argument("unknown shape " + shape);
   request.cpus_per_gpu = r.value("cpus_per_gpu", 0);
+  request.shards = r.value("shards", 0);
+  const std::string gres = r.value("gres", "shard");
+  if (gres == "mps")
+    request.gres = SharedGres::mps;
+  else if (gres != "shard")
+    throw std::invalid_argument("unknown gres " + gres);
   return request;
 }
 
@@ -102,7 +133,9 @@ json answer(const std::optional<Allocation>& placed, const ClusterShape& shape) 
   for (int gpu : placed->gpus) by_tray[shape.tray_of_gpu(gpu)].push_back(gpu % shape.gpus_per_tray);
   json alloc = json::array();
   for (const auto& [tray, indices] : by_tray) alloc.push_back(json::array({tray, indices}));
-  return json{{"alloc", alloc}};
+  json out{{"alloc", alloc}};
+  if (placed->shards > 0) out["shards"] = placed->shards;
+  return out;
 }
 
 // The reservation nvlsim's EASY backfill would give the request on this state (schedulers/
@@ -153,8 +186,8 @@ int main(int argc, char** argv) {
         if (question.value("reserve", false)) {
           out = reservation(question, *policy, context.shape);
         } else {
-          ClusterState state(context.shape);
-          state.apply(allocation_of(question.at("used"), context.shape));
+          ClusterState state(context.shape, options.shards_per_gpu);
+          apply_used(state, question.at("used"));
           out = answer(policy->place(state, request_of(question.at("request"))), context.shape);
         }
       } catch (const std::exception& e) {

@@ -19,6 +19,12 @@ endfunction()
 nvlsim_slurm_oracle_test(per_gpu --seed 1 --policy per-gpu)
 nvlsim_slurm_oracle_test(per_gpu_cpus --seed 2 --policy per-gpu --cpus-per-gpu 36)
 nvlsim_slurm_oracle_test(tree --seed 3 --policy tree)
+# Shard jobs (-N n --gres=shard:K), or MPS jobs, among whole-GPU jobs on trays configured with gres/shard
+# or gres/mps (docs/sharing.md); shorter runs (the later --operations and --min-decisions win), about 15 s.
+nvlsim_slurm_oracle_test(per_gpu_shards --seed 7 --policy per-gpu --sharing shard --operations 400
+                         --min-decisions 200)
+nvlsim_slurm_oracle_test(per_gpu_mps --seed 8 --policy per-gpu --sharing mps --operations 400
+                         --min-decisions 200)
 # Slurm's start estimates (sbatch --test-only) of the jobs both refuse, against Slurm's batch rule applied to
 # nvlsim's placements: this seed gives 8 of them, 5 where Slurm's batches start the job later than nvlsim's
 # exact earliest end.

@@ -63,12 +63,13 @@ class Placer:
         return False
 
     def ask(self, request):
-        """The placer's allocation as a set of (tray, GPU), or None when it would not start the job."""
+        """The placer's allocation as a set of (tray, GPU, shards), shards 0 for a GPU held whole, or None when
+        it would not start the job."""
         line = self._exchange(request)
         return self._alloc(self._answer(line, "alloc"), line)
 
     def reserve(self, question):
-        """The placer's reservation: (start, set of (tray, GPU)), or None when the job never fits."""
+        """The placer's reservation: (start, set of (tray, GPU, shards)), or None when the job never fits."""
         line = self._exchange(question)
         answer = self._answer(line, "start")
         alloc = self._alloc(answer, line)
@@ -125,9 +126,11 @@ class Placer:
 
         def is_int(x):
             return isinstance(x, int) and not isinstance(x, bool)
+        shards = answer.get("shards", 0)
         try:
-            if all(is_int(tray) and all(is_int(g) for g in gpus) for tray, gpus in answer["alloc"]):
-                return {(tray, g) for tray, gpus in answer["alloc"] for g in gpus}
+            if is_int(shards) and shards >= 0 and all(is_int(tray) and all(is_int(g) for g in gpus)
+                                                      for tray, gpus in answer["alloc"]):
+                return {(tray, g, shards) for tray, gpus in answer["alloc"] for g in gpus}
         except (TypeError, ValueError):
             pass
-        raise Fatal(f"the placer's alloc is not [[tray, [gpu, ...]], ...]: {line!r}")
+        raise Fatal(f"the placer's alloc is not [[tray, [gpu, ...]], ...] with shards >= 0: {line!r}")

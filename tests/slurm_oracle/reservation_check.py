@@ -79,7 +79,7 @@ class ReservationCheck:
                                             for j in jobs], "request": request, "reserve": True}
         nvlsim = self.placer.reserve(question)
         if nvlsim is not None:
-            nvlsim = (nvlsim[0], {tray for tray, _ in nvlsim[1]})
+            nvlsim = (nvlsim[0], {tray for tray, *_ in nvlsim[1]})
         order = sorted(jobs, key=ends.get)
         rule = self.batch_rule(jobs, order, [ends[j] for j in order], request)
         self.seconds += time.monotonic() - t0
@@ -120,7 +120,7 @@ class ReservationCheck:
             alloc = self.placer.ask({"used": used_json(usage_of(jobs[j] for j in order[cut:])),
                                      "request": request})
             if alloc is not None:
-                return ends[cut - 1], {t for t, _ in alloc}
+                return ends[cut - 1], {t for t, *_ in alloc}
         return None
 
     @staticmethod

@@ -133,6 +133,20 @@ SCENARIOS = [
         ("g", "--gpus=1", "tray-0 gpu:1@0"),
         ("h", "--gpus=2", "tray-2 gpu:2@1-2"),
     ]),
+    # Slurm 22.05 defect (found by the oracle, `run --sharing shard`): a GPU is whole again as soon as ANY
+    # of its shard jobs ends, not its last. After b ends, a still holds 2 shards of GPU 0, yet c takes GPU 0
+    # whole; the shard count stays right (d avoids GPU 0, held whole; after c ends, e gets a's GPU 0).
+    Scenario("shard_release", "is a GPU whole again when one of its shard jobs ends", SHARD, [
+        ("a", "-w tray-0 --gres=shard:2", "tray-0 shard:2@0"),
+        ("b", "-w tray-0 --gres=shard:1", "tray-0 shard:1@0"),
+        ("b", "cancel", None),
+        ("c", "-w tray-0 --gpus=2", "tray-0 gpu:2@0-1"),
+        ("d", "-w tray-0 --gres=shard:1", "tray-0 shard:1@2"),
+        ("c", "cancel", None),
+        ("e", "-w tray-0 --gres=shard:2", "tray-0 shard:2@0"),
+        ("f", "-w tray-0 --gres=shard:1", "tray-0 shard:1@1"),
+        ("g", "-w tray-0 --gpus=1", "tray-0 gpu:1@3"),
+    ]),
     # --gres=shard:K is per tray (-N 2: K on each); a whole-GPU job counts a GPU with shards as used.
     Scenario("shard_multi", "shards per tray on several trays; whole-GPU jobs beside shards", SHARD, [
         ("a", "-N 2 --gres=shard:2", "tray-0 shard:2@0 + tray-1 shard:2@0"),
@@ -197,6 +211,15 @@ SCENARIOS = [
         ("d", "cancel", None),
         ("f", "-w tray-0 --gres=mps:60", "tray-0 mps:60@0"),
         ("g", "-w tray-0 --gpus=1", "tray-0 gpu:1@1"),
+    ]),
+    # The release defect of shard_release holds for MPS too: after b ends, a still holds mps:40 of GPU 0,
+    # yet c takes GPU 0 whole; d then waits, the tray's MPS being on GPU 0 (one_sharing), now held whole.
+    Scenario("mps_release", "is a GPU whole again when one of its MPS jobs ends", MPS, [
+        ("a", "-w tray-0 --gres=mps:40", "tray-0 mps:40@0"),
+        ("b", "-w tray-0 --gres=mps:20", "tray-0 mps:20@0"),
+        ("b", "cancel", None),
+        ("c", "-w tray-0 --gpus=2", "tray-0 gpu:2@0-1"),
+        ("d", "-w tray-0 --gres=mps:10", "pending"),
     ]),
     # With Flags=all_sharing, MPS jobs of one tray may use different GPUs (b), first fit like shards.
     Scenario("mps_all_sharing", "MPS with Flags=all_sharing", dict(MPS, sharing_flags="all_sharing"), [

@@ -229,3 +229,120 @@ TEST_CASE("the indexes by free count follow random applies, releases and failure
     require_indexes_match(state);
   }
 }
+
+namespace {
+
+Allocation shards_on(std::vector<int> gpus, int shards) {
+  Allocation a{std::move(gpus), {}};
+  a.shards = shards;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a GPU holding shards is busy for whole-GPU jobs until its last shard is released",
+          "[cluster_state][shard]") {
+  ClusterState state(kTwoRacks);
+  CHECK(state.shards_per_gpu() == 4);
+  const Allocation a = shards_on({1}, 1);
+  const Allocation b = shards_on({1, 5}, 3);  // fills GPU 1; 3 shards of GPU 5 (tray 1)
+  state.apply(a);
+  require_counters(state, 3, 4, 71, 72, 143);
+  CHECK_FALSE(state.gpu_free(1));
+  CHECK_FALSE(state.tray_idle(0));
+  CHECK(state.busy_gpus() == 1);
+  CHECK(state.gpu_has_free_shards(1, 3));
+  CHECK_FALSE(state.gpu_has_free_shards(1, 4));
+  state.apply(b);
+  CHECK(state.shards_used(1) == 4);
+  CHECK(state.shards_used(5) == 3);
+  CHECK_FALSE(state.gpu_has_free_shards(1, 1));
+  require_counters(state, 3, 3, 70, 72, 142);
+  CHECK(state.busy_gpus() == 2);
+  state.release(a);
+  CHECK_FALSE(state.gpu_free(1));  // b still holds 3 of its shards
+  state.release(b);
+  require_counters(state, 4, 4, 72, 72, 144);
+  CHECK(state.gpu_free(1));
+  CHECK(state.busy_gpus() == 0);
+  CHECK(state.idle_trays() == 36);
+}
+
+TEST_CASE("shards and whole GPUs exclude each other per GPU, and a failed apply changes nothing",
+          "[cluster_state][shard]") {
+  ClusterState state(kTwoRacks, 2);
+  state.apply(Allocation{{0}, {}});
+  state.apply(shards_on({2}, 1));
+  CHECK_THROWS_AS(state.apply(shards_on({0}, 1)), std::logic_error);     // held whole
+  CHECK_THROWS_AS(state.apply(Allocation{{2}, {}}), std::logic_error);   // holds shards
+  CHECK_THROWS_AS(state.apply(shards_on({3, 2}, 2)), std::logic_error);  // GPU 2 has 1 of 2 free
+  CHECK_THROWS_AS(state.apply(shards_on({3, 3}, 1)), std::logic_error);  // listed twice
+  CHECK_THROWS_AS(state.release(shards_on({2}, 2)), std::logic_error);   // holds 1
+  CHECK_THROWS_AS(state.release(shards_on({0}, 1)), std::logic_error);   // held whole
+  CHECK(state.shards_used(2) == 1);
+  CHECK(state.shards_used(3) == 0);
+  CHECK(state.gpu_free(3));
+  require_counters(state, 2, 4, 70, 72, 142);
+  CHECK_THROWS_AS(ClusterState(kTwoRacks, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ClusterState(kTwoRacks, 256), std::invalid_argument);
+}
+
+TEST_CASE("a down GPU holding shards stays unavailable after its shards are released",
+          "[cluster_state][shard]") {
+  ClusterState state(kTwoRacks);
+  const Allocation a = shards_on({6}, 2);
+  state.apply(a);
+  state.set_down(6, true);
+  CHECK_FALSE(state.gpu_has_free_shards(6, 1));
+  CHECK(state.free_gpus_in_tray(1) == 3);
+  state.release(a);
+  CHECK(state.free_gpus_in_tray(1) == 3);
+  CHECK(state.busy_gpus() == 0);
+  state.set_down(6, false);
+  CHECK(state.free_gpus_in_tray(1) == 4);
+  CHECK(state.gpu_free(6));
+}
+
+TEST_CASE("the indexes follow random mixes of whole-GPU and shard jobs", "[cluster_state][shard]") {
+  ClusterState state(kEightRacks);
+  std::mt19937 rng(2026);
+  std::vector<Allocation> applied;
+  for (int step = 0; step < 2000; ++step) {
+    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+    if (op < 6) {
+      // A whole-GPU job on up to 8 free GPUs, or a shard job of 1..4 shards on up to 3 GPUs that have them.
+      const int shards = op < 3 ? 0 : std::uniform_int_distribution<int>(1, 4)(rng);
+      std::vector<int> candidates;
+      for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
+        if (shards == 0 ? state.gpu_free(gpu) : state.gpu_has_free_shards(gpu, shards))
+          candidates.push_back(gpu);
+      if (candidates.empty()) continue;
+      std::shuffle(candidates.begin(), candidates.end(), rng);
+      candidates.resize(std::min<std::size_t>(candidates.size(), shards == 0 ? 8 : 3));
+      std::sort(candidates.begin(), candidates.end());
+      Allocation a = shards_on(candidates, shards);
+      state.apply(a);
+      applied.push_back(std::move(a));
+    } else if (op < 9 && !applied.empty()) {
+      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, applied.size() - 1)(rng);
+      state.release(applied[i]);
+      applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      const int gpu = std::uniform_int_distribution<int>(0, kEightRacks.gpus() - 1)(rng);
+      state.set_down(gpu, !state.gpu_down(gpu));
+    }
+    require_indexes_match(state);
+    // Shards per GPU and GPUs in use, recounted from the running jobs.
+    std::vector<int> shards(kEightRacks.gpus(), 0), whole(kEightRacks.gpus(), 0);
+    for (const Allocation& a : applied)
+      for (int gpu : a.gpus) (a.shards > 0 ? shards[gpu] += a.shards : whole[gpu] = 1);
+    int busy = 0;
+    for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu) {
+      REQUIRE(state.shards_used(gpu) == shards[gpu]);
+      REQUIRE(shards[gpu] <= 4);
+      REQUIRE_FALSE((shards[gpu] > 0 && whole[gpu] == 1));
+      busy += shards[gpu] > 0 || whole[gpu] == 1;
+    }
+    REQUIRE(state.busy_gpus() == busy);
+  }
+}
