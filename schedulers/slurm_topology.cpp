@@ -16,7 +16,7 @@
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
 #include "schedulers/hostlist.hpp"
-#include "schedulers/yaml_stray_comma.hpp"
+#include "schedulers/yaml_documents.hpp"
 
 namespace nvlsim {
 namespace {
@@ -335,20 +335,12 @@ void read_tree(Builder& b, const Field& tree) {
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
                                   std::span<const std::string> node_names) {
   Builder builder(file, node_names);
-  if (const auto control = find_control_character(text))
-    throw builder.error(control->line, fmt::format("YAML syntax error at column {}: a control character YAML "
-                                                   "does not allow",
-                                                   control->column));
-  if (const auto comma = find_stray_comma(text))
-    throw builder.error(
-        comma->line,
-        fmt::format("YAML syntax error at column {}: ',' outside a [...] or {{...}} list", comma->column));
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    throw builder.error(e.mark.line + 1,
-                        fmt::format("YAML syntax error at column {}: {}", e.mark.column + 1, e.msg));
+    documents = load_yaml_documents(text);
+  } catch (const YamlSyntaxError& e) {
+    if (e.line() == 0) throw InputError(fmt::format("{}: {}", file, e.what()));
+    throw builder.error(e.line(), e.what());
   }
   if (documents.size() > 1) throw builder.error(documents[1].Mark().line + 1, "expected one YAML document");
   if (documents.empty() || documents.front().IsNull()) return builder.finish();  // nothing but comments

@@ -11,7 +11,7 @@
 #include "models/json_file.hpp"
 #include "models/read_number.hpp"
 #include "schedulers/policy_registry.hpp"
-#include "schedulers/yaml_stray_comma.hpp"
+#include "schedulers/yaml_documents.hpp"
 
 namespace nvlsim {
 
@@ -31,6 +31,8 @@ struct Field {
 class Reader {
  public:
   Reader(const fs::path& file, const GridKeys& keys) : file_(file), keys_(keys) {}
+
+  const fs::path& file() const { return file_; }
 
   [[noreturn]] void fail(int line, std::string_view field, std::string_view what) const {
     if (field.empty()) throw InputError(fmt::format("{}:{}: {}", file_.string(), line, what));
@@ -153,19 +155,12 @@ class Reader {
 };
 
 YAML::Node load_document(std::string_view text, const Reader& r) {
-  if (const auto control = find_control_character(text))
-    r.fail(control->line, "",
-           fmt::format("YAML syntax error at column {}: a control character YAML does not allow",
-                       control->column));
-  // yaml-cpp 0.7 would loop forever on it (schedulers/yaml_stray_comma.hpp).
-  if (const auto comma = find_stray_comma(text))
-    r.fail(comma->line, "",
-           fmt::format("YAML syntax error at column {}: ',' outside a [...] or {{...}} list", comma->column));
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    r.fail(e.mark.line + 1, "", fmt::format("YAML syntax error at column {}: {}", e.mark.column + 1, e.msg));
+    documents = load_yaml_documents(text);
+  } catch (const YamlSyntaxError& e) {
+    if (e.line() == 0) throw InputError(fmt::format("{}: {}", r.file().string(), e.what()));
+    r.fail(e.line(), "", e.what());
   }
   if (documents.size() > 1) r.fail(documents[1].Mark().line + 1, "", "expected one YAML document");
   if (documents.empty() || documents.front().IsNull()) r.fail(1, "", "empty grid (see docs/sweep.md)");

@@ -42,3 +42,14 @@ TEST_CASE("topology.yaml reports a control character instead of growing in yaml-
                     "t.yaml:2: YAML syntax error at column 1: a control character YAML does not allow");
   CHECK(!nvlsim::find_control_character("- a\t\r\n").has_value());
 }
+
+TEST_CASE("topology.yaml that yaml-cpp never finishes reading is an error, not a hang",
+          "[slurm_topology][errors]") {
+  // A '[' inside a plain value, then a comma on the next line: no known shape, yet yaml-cpp 0.7 grows
+  // without bound. The read in a child is stopped at its memory bound.
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_yaml("- p [\n,", "t.yaml"),
+      Catch::Matchers::StartsWith("t.yaml: YAML syntax error: yaml-cpp 0.7 does not finish reading"));
+  // A file it reads is read as before.
+  CHECK_NOTHROW(nvlsim::parse_topology_yaml("- topology: t\n  flat: true\n", "t.yaml"));
+}
