@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -197,37 +198,55 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   require_indexes_match(state);
 }
 
-TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
-  ClusterState state(kEightRacks);
-  std::mt19937 rng(12345);
+namespace {
+
+// 2,000 random steps on the state: with `new_job_ops` chances in 10 the job new_job(op, rng) gives (none:
+// nothing), else the release of a random running job, and one chance in 10 a GPU going down or up again;
+// after each step check(applied), with the allocations running.
+template <class NewJob, class Check>
+void random_steps(ClusterState& state, std::mt19937& rng, int new_job_ops, NewJob new_job, Check check) {
   std::vector<Allocation> applied;
   for (int step = 0; step < 2000; ++step) {
     const int op = std::uniform_int_distribution<int>(0, 9)(rng);
-    if (op < 5) {
-      // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
-      std::vector<int> free;
-      for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
-        if (state.gpu_free(gpu)) free.push_back(gpu);
-      if (free.empty()) continue;
-      std::shuffle(free.begin(), free.end(), rng);
-      free.resize(std::min<std::size_t>(free.size(), std::uniform_int_distribution<int>(1, 20)(rng)));
-      std::sort(free.begin(), free.end());
-      Allocation a{free, {}};
-      const int tray = kEightRacks.tray_of_gpu(free.front());
-      if (op == 0)
-        for (int t = tray; t < std::min(tray + 3, kEightRacks.trays()); ++t) a.held_trays.push_back(t);
-      state.apply(a);
-      applied.push_back(std::move(a));
+    if (op < new_job_ops) {
+      std::optional<Allocation> a = new_job(op, rng);
+      if (!a) continue;
+      state.apply(*a);
+      applied.push_back(std::move(*a));
     } else if (op < 9 && !applied.empty()) {
       const std::size_t i = std::uniform_int_distribution<std::size_t>(0, applied.size() - 1)(rng);
       state.release(applied[i]);
       applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
-      const int gpu = std::uniform_int_distribution<int>(0, kEightRacks.gpus() - 1)(rng);
+      const int gpu = std::uniform_int_distribution<int>(0, state.shape().gpus() - 1)(rng);
       state.set_down(gpu, !state.gpu_down(gpu));
     }
     require_indexes_match(state);
+    check(applied);
   }
+}
+
+}  // namespace
+
+TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
+  ClusterState state(kEightRacks);
+  std::mt19937 rng(12345);
+  const auto new_job = [&state](int op, std::mt19937& r) -> std::optional<Allocation> {
+    // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
+    std::vector<int> free;
+    for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
+      if (state.gpu_free(gpu)) free.push_back(gpu);
+    if (free.empty()) return std::nullopt;
+    std::shuffle(free.begin(), free.end(), r);
+    free.resize(std::min<std::size_t>(free.size(), std::uniform_int_distribution<int>(1, 20)(r)));
+    std::sort(free.begin(), free.end());
+    Allocation a{free, {}};
+    const int tray = kEightRacks.tray_of_gpu(free.front());
+    if (op == 0)
+      for (int t = tray; t < std::min(tray + 3, kEightRacks.trays()); ++t) a.held_trays.push_back(t);
+    return a;
+  };
+  random_steps(state, rng, 5, new_job, [](const std::vector<Allocation>&) {});
 }
 
 namespace {
@@ -306,32 +325,20 @@ TEST_CASE("a down GPU holding shards stays unavailable after its shards are rele
 TEST_CASE("the indexes follow random mixes of whole-GPU and shard jobs", "[cluster_state][shard]") {
   ClusterState state(kEightRacks);
   std::mt19937 rng(2026);
-  std::vector<Allocation> applied;
-  for (int step = 0; step < 2000; ++step) {
-    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
-    if (op < 6) {
-      // A whole-GPU job on up to 8 free GPUs, or a shard job of 1..4 shards on up to 3 GPUs that have them.
-      const int shards = op < 3 ? 0 : std::uniform_int_distribution<int>(1, 4)(rng);
-      std::vector<int> candidates;
-      for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
-        if (shards == 0 ? state.gpu_free(gpu) : state.gpu_has_free_shards(gpu, shards))
-          candidates.push_back(gpu);
-      if (candidates.empty()) continue;
-      std::shuffle(candidates.begin(), candidates.end(), rng);
-      candidates.resize(std::min<std::size_t>(candidates.size(), shards == 0 ? 8 : 3));
-      std::sort(candidates.begin(), candidates.end());
-      Allocation a = shards_on(candidates, shards);
-      state.apply(a);
-      applied.push_back(std::move(a));
-    } else if (op < 9 && !applied.empty()) {
-      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, applied.size() - 1)(rng);
-      state.release(applied[i]);
-      applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      const int gpu = std::uniform_int_distribution<int>(0, kEightRacks.gpus() - 1)(rng);
-      state.set_down(gpu, !state.gpu_down(gpu));
-    }
-    require_indexes_match(state);
+  const auto new_job = [&state](int op, std::mt19937& r) -> std::optional<Allocation> {
+    // A whole-GPU job on up to 8 free GPUs, or a shard job of 1..4 shards on up to 3 GPUs that have them.
+    const int shards = op < 3 ? 0 : std::uniform_int_distribution<int>(1, 4)(r);
+    std::vector<int> candidates;
+    for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
+      if (shards == 0 ? state.gpu_free(gpu) : state.gpu_has_free_shards(gpu, shards))
+        candidates.push_back(gpu);
+    if (candidates.empty()) return std::nullopt;
+    std::shuffle(candidates.begin(), candidates.end(), r);
+    candidates.resize(std::min<std::size_t>(candidates.size(), shards == 0 ? 8 : 3));
+    std::sort(candidates.begin(), candidates.end());
+    return shards_on(candidates, shards);
+  };
+  random_steps(state, rng, 6, new_job, [&state](const std::vector<Allocation>& applied) {
     // Shards per GPU and GPUs in use, recounted from the running jobs.
     std::vector<int> shards(kEightRacks.gpus(), 0), whole(kEightRacks.gpus(), 0);
     for (const Allocation& a : applied)
@@ -344,5 +351,5 @@ TEST_CASE("the indexes follow random mixes of whole-GPU and shard jobs", "[clust
       busy += shards[gpu] > 0 || whole[gpu] == 1;
     }
     REQUIRE(state.busy_gpus() == busy);
-  }
+  });
 }

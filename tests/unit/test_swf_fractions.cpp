@@ -8,11 +8,15 @@
 #include <vector>
 
 #include "models/input_error.hpp"
+#include "swf_text.hpp"
 #include "workloads/swf_reader.hpp"
 #include "workloads/swf_writer.hpp"
 #include "workloads/trace_jobs.hpp"
 
 using namespace nvlsim;
+
+using nvlsim::test::error_of;
+using nvlsim::test::parse;
 
 namespace {
 
@@ -26,20 +30,6 @@ std::string job(const std::string& id, const std::string& procs, const std::stri
 // An 18-field job line of `procs` processors.
 std::string plain_job(const std::string& id, const std::string& procs) {
   return id + " 0 0 100 " + procs + " -1 -1 " + procs + " 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
-}
-
-SwfTrace parse(const std::string& text, SwfReadOptions options = {}) {
-  std::istringstream in(text);
-  return parse_swf(in, "trace.swf", options);
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 std::string written(std::span<const SwfRecord> records) {

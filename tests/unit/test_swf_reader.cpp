@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/input_error.hpp"
+#include "swf_text.hpp"
 #include "workloads/swf_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -22,6 +23,9 @@ using nvlsim::parse_swf;
 using nvlsim::read_swf;
 using nvlsim::SwfReadOptions;
 using nvlsim::SwfTrace;
+
+using nvlsim::test::error_of;
+using nvlsim::test::parse;
 
 namespace {
 
@@ -39,21 +43,6 @@ std::string with_field(int number, std::string_view value) {
     line += field == number ? std::string(value) : token;
   }
   return line;
-}
-
-SwfTrace parse(const std::string& text, SwfReadOptions options = {}) {
-  std::istringstream in(text);
-  return parse_swf(in, "trace.swf", options);
-}
-
-// The message of the InputError parsing `text` throws, or "no error".
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 // Compares as text, so a failing check prints the value.
