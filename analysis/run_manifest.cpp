@@ -28,15 +28,19 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                 {"first_skipped", m.trace.first_skipped},
                 {"procs_per_gpu", m.trace.procs_per_gpu},
                 {"fit", m.trace.fit}};
-  j["job_model"] = {{"comm_fraction", m.comm_fraction},
-                    {"comm_rounds", m.comm_rounds},
-                    {"collective", m.collective},
-                    {"walltime_kill", m.walltime_kill},
-                    // JSON has no infinity: null is "no limit", as Slurm's MaxTime=INFINITE.
-                    {"default_time_seconds",
-                     std::isfinite(m.default_time) ? nlohmann::ordered_json(m.default_time) : nullptr},
-                    {"request_shape", m.request_shape},
-                    {"cpus_per_gpu", m.cpus_per_gpu}};
+  j["job_model"] = {
+      {"comm_fraction", m.comm_fraction},
+      {"comm_rounds", m.comm_rounds},
+      {"collective", m.collective},
+      {"walltime_kill", m.walltime_kill},
+      // JSON has no infinity: null is "no limit", as Slurm's MaxTime=INFINITE.
+      {"default_time_seconds",
+       std::isfinite(m.default_time) ? nlohmann::ordered_json(m.default_time) : nullptr},
+      {"request_shape", m.request_shape},
+      {"cpus_per_gpu", m.cpus_per_gpu},
+      {"gpu_sharing", m.gpu_sharing},
+      // Only shard splits GPUs into a count the run chose: null otherwise.
+      {"shards_per_gpu", m.shards_per_gpu > 0 ? nlohmann::ordered_json(m.shards_per_gpu) : nullptr}};
   auto& classes = j["job_classes"] = {{"source", m.classes_source}, {"default", m.default_class}};
   auto& list = classes["classes"] = nlohmann::ordered_json::array();
   for (const auto& c : m.classes)

@@ -51,6 +51,8 @@ struct RunManifest {
   double default_time = std::numeric_limits<double>::infinity();  // --default-time; infinity = no limit
   std::string request_shape;                                      // --request-shape: gpus, nodes, auto
   int cpus_per_gpu = 0;                                           // --cpus-per-gpu
+  std::string gpu_sharing = "none";                               // --gpu-sharing: none, shard, mps
+  int shards_per_gpu = 0;                                         // --shards-per-gpu under shard, else 0
   CostModel cost;
   int gpus_per_rack = 0;    // the owner model's divisor
   double gpu_hour_usd = 0;  // the price every _usd column uses

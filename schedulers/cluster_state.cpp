@@ -87,6 +87,7 @@ void ClusterState::apply(const Allocation& allocation) {
     }
     for (int gpu : gpus) count_in_use(gpu, 1);
   }
+  allocated_total_ += static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
   for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] += c.cpus;
   recount(allocation);
@@ -113,6 +114,7 @@ void ClusterState::release(const Allocation& allocation) {
     }
     for (int gpu : gpus) count_in_use(gpu, -1);
   }
+  allocated_total_ -= static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
   for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] -= c.cpus;
   recount(allocation);

@@ -84,6 +84,9 @@ class ClusterState {
   int down_gpus() const { return down_total_; }
   // GPUs a job runs on, held whole or holding shards.
   int busy_gpus() const { return busy_total_; }
+  // The GPUs of every allocation applied, a GPU shared by k jobs counted k times (busy_gpus() counts it
+  // once): what releasing the allocations one by one adds up to.
+  int allocated_gpus() const { return allocated_total_; }
   // How many times set_down() has been called on this state and the states it was copied from: two
   // states of one evolving machine with the same count have the same down GPUs.
   std::uint64_t down_changes() const { return down_changes_; }
@@ -127,6 +130,7 @@ class ClusterState {
   int idle_total_ = 0;
   int down_total_ = 0;
   int busy_total_ = 0;
+  int allocated_total_ = 0;
   std::uint64_t down_changes_ = 0;
 };
 

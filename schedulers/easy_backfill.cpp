@@ -74,7 +74,8 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
   bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
     const int gpus = job.request.gpus;
-    if (gpus > current->free_gpus()) {
+    // A share request may go to a GPU already holding shares, which counts busy: only the policy can say.
+    if (job.request.shards == 0 && gpus > current->free_gpus()) {
       const int idle = current->shape().gpus() - current->busy_gpus() - current->down_gpus();
       blocked = blocked || gpus <= idle;
       return false;

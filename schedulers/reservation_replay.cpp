@@ -121,7 +121,7 @@ void ReservationReplay::update(const ClusterState& now_state, std::span<const En
   for (std::size_t k : started_) future_->apply(entries_[k].allocation);
   if (!started_.empty()) settled_ = false;
   started_.clear();
-  if (future_->busy_gpus() + released_gpus != now_state.busy_gpus() ||
+  if (future_->allocated_gpus() + released_gpus != now_state.allocated_gpus() ||
       future_->down_gpus() != now_state.down_gpus()) {
     throw std::logic_error("ReservationReplay: the state does not hold exactly the running jobs");
   }

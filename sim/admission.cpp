@@ -17,7 +17,7 @@ std::string Admission::rejection_reason(const Job& job) {
   const int total = empty_.shape().gpus();
   if (request.gpus > total) return fmt::format("requests {}, the platform has {}", asked, total);
   // A job the policy cannot place on an empty machine would block the queue forever.
-  auto [it, fresh] = placeable_.try_emplace(job.gpus, false);
+  auto [it, fresh] = placeable_.try_emplace({job.gpus, request.shards}, false);
   if (fresh) it->second = policy_.place(empty_, request).has_value();
   if (!it->second)
     return fmt::format("policy {} cannot place {} even on an empty platform", policy_.name(), asked);

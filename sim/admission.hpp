@@ -1,8 +1,9 @@
 #pragma once
 // Decides which trace jobs can run at all; the others become REJECTED rows with a reason.
 
+#include <map>
 #include <string>
-#include <unordered_map>
+#include <utility>
 
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/simulation_config.hpp"
@@ -14,7 +15,7 @@ class Admission {
  public:
   // `config` gives the request settings (shaping, CPUs per GPU); it must outlive the admission.
   Admission(const PlacementPolicy& policy, const ClusterShape& shape, const SimulationConfig& config)
-      : policy_(policy), config_(config), empty_(shape) {}
+      : policy_(policy), config_(config), empty_(shape, config.sharing.shares_per_gpu()) {}
   // Empty when the job can run under the policy on this machine; otherwise why not.
   std::string rejection_reason(const Job& job);
 
@@ -22,8 +23,9 @@ class Admission {
   const PlacementPolicy& policy_;
   const SimulationConfig& config_;
   ClusterState empty_;
-  // By the trace job's GPU count: traces repeat sizes, and a run shapes every size the same way.
-  std::unordered_map<int, bool> placeable_;
+  // By the trace job's GPU count and the shares it asks (0: whole GPUs): traces repeat sizes, and a run
+  // shapes every size, and maps every fraction, the same way.
+  std::map<std::pair<int, int>, bool> placeable_;
 };
 
 }  // namespace nvlsim

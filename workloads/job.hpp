@@ -15,8 +15,9 @@ struct Job {
   std::size_t line = 0;    // line of the trace file, for messages
   int job_class = 0;       // index into the run's class table (workloads/job_class.hpp)
   // Thousandths of one GPU when the job asks for part of one (1-999, then gpus == 1); 0 = whole GPUs.
-  // Only SWF field 19, declared by a "; Field19: gpu_milli" header, sets it (docs/workloads.md). No policy
-  // shares GPUs yet, so the job still holds `gpus` whole GPUs.
+  // Only SWF field 19, declared by a "; Field19: gpu_milli" header, sets it (docs/workloads.md). Under
+  // --gpu-sharing shard or mps the job asks for shares of its GPU (sim/core/job_requests.hpp); without,
+  // it holds `gpus` whole GPUs.
   int gpu_milli = 0;
 };
 

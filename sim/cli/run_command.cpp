@@ -118,6 +118,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.default_time = options.default_time;
   manifest.request_shape = request_shaping_name(options.sim.request_shaping);
   manifest.cpus_per_gpu = options.sim.cpus_per_gpu;
+  manifest.gpu_sharing = gpu_sharing_name(options.sim.sharing.mode);
+  if (options.sim.sharing.mode == GpuSharing::shard)
+    manifest.shards_per_gpu = options.sim.sharing.shards_per_gpu;
   manifest.sample_step = options.sample_step;
 
   auto engine = make_engine(options.engine_args);

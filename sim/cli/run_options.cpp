@@ -6,6 +6,7 @@
 #include "schedulers/policy_registry.hpp"
 #include "sim/cli/engine_options.hpp"
 #include "sim/cli/number_option.hpp"
+#include "sim/core/gpu_sharing.hpp"
 
 namespace nvlsim {
 
@@ -118,6 +119,22 @@ void add_job_model_options(CLI::App& run, RunOptions& o) {
              "CPU cores a job asks per GPU (--cpus-per-gpu=K), at most a tray's cores over its\n"
              "GPUs (144/4 = 36); 0 = one core on each tray it uses (default: 0)")
       ->group(group);
+  run.add_option_function<std::string>(
+         "--gpu-sharing",
+         [&o](const std::string& text) {
+           if (!parse_gpu_sharing(text, o.sim.sharing.mode))
+             fail("--gpu-sharing", fmt::format("expected none, shard or mps, got \"{}\"", text));
+         },
+         "how a job asking part of a GPU (SWF field 19) is placed: none (its whole GPU),\n"
+         "shard (ceil(fraction x N) of a GPU's --shards-per-gpu shards, as --gres=shard:K)\n"
+         "or mps (ceil(fraction x 100) of 100, as --gres=mps:K); shares are placed by\n"
+         "per-gpu only (docs/sharing.md) (default: none)")
+      ->type_name("MODE")
+      ->group(group);
+  add_number(run, "--shards-per-gpu", o.sim.sharing.shards_per_gpu, 1, kMaxShardsPerGpu, "N",
+             "shards each GPU is split into under --gpu-sharing shard (gres.conf Count=N)\n"
+             "(default: 4)")
+      ->group(group);
   run.add_flag_callback(
          "--no-walltime-kill", [&o] { o.sim.walltime_kill = false; },
          "let jobs run past their time limit (default: killed there, as Slurm does)")
@@ -208,6 +225,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
     // The command line beats the class file only where it was given.
     o.comm_fraction_given = run->count("--comm-fraction") > 0;
     o.collective_given = run->count("--collective") > 0;
+    if (run->count("--shards-per-gpu") > 0 && o.sim.sharing.mode != GpuSharing::shard)
+      fail("--shards-per-gpu", "only with --gpu-sharing shard (MPS counts 100 shares per GPU)");
     if (o.fit && run->count("--procs-per-gpu") > 0)
       fail("--fit", "chooses --procs-per-gpu itself; give one or the other");
   });

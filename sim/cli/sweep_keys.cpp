@@ -51,6 +51,7 @@ std::vector<std::string> command_line(const GridKey& key, const std::string& val
     args = {"platform", "-o", "x.xml"};
   } else {
     args = {"run"};
+    if (name == "shards-per-gpu") args.push_back("--gpu-sharing=shard");
   }
   args.push_back(key.takes_value ? fmt::format("--{}={}", name, value) : "--" + name);
   return args;

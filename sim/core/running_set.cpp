@@ -4,25 +4,23 @@
 
 namespace nvlsim {
 
-RunningSet::RunningSet(const ClusterShape& shape, std::size_t jobs, StateSampler& sampler)
-    : state_(shape), sampler_(sampler), index_(jobs, kNone), owner_(shape.gpus(), kNone) {}
+RunningSet::RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler)
+    : state_(shape, shares_per_gpu), sampler_(sampler), index_(jobs, kNone), owners_(shape.gpus()) {}
 
 void RunningSet::add(std::size_t job, double expected_end, const Allocation& allocation) {
   state_.apply(allocation);
   sampler_.touch(allocation);
-  busy_gpus_ += static_cast<int>(allocation.gpus.size());
   index_[job] = jobs_.size();
   jobs_.push_back({job, expected_end, allocation});
-  for (int gpu : allocation.gpus) owner_[gpu] = job;
+  for (int gpu : allocation.gpus) owners_[gpu].push_back(job);
 }
 
 void RunningSet::remove(std::size_t job) {
   const std::size_t pos = index_[job];
   const Allocation& allocation = jobs_[pos].allocation;
-  for (int gpu : allocation.gpus) owner_[gpu] = kNone;
+  for (int gpu : allocation.gpus) std::erase(owners_[gpu], job);
   state_.release(allocation);
   sampler_.touch(allocation);
-  busy_gpus_ -= static_cast<int>(allocation.gpus.size());
   // The scheduler sees the running jobs in this order, so it is part of the results.
   jobs_[pos] = std::move(jobs_.back());
   index_[jobs_[pos].job] = pos;
@@ -40,8 +38,7 @@ void RunningSet::set_down(const std::vector<int>& gpus, bool down) {
 
 std::vector<std::size_t> RunningSet::owners(const std::vector<int>& gpus) const {
   std::vector<std::size_t> out;
-  for (int gpu : gpus)
-    if (owner_[gpu] != kNone) out.push_back(owner_[gpu]);
+  for (int gpu : gpus) out.insert(out.end(), owners_[gpu].begin(), owners_[gpu].end());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

@@ -1,6 +1,7 @@
 #pragma once
 // The jobs running now: the one place that gives and takes back allocations, so the cluster state, the
 // GPUs' owners, the busy count, the state records' dirty trays and the scheduler's running list agree.
+// Under --gpu-sharing several jobs may hold shares of one GPU, so a GPU has a list of owners.
 
 #include <cstddef>
 #include <span>
@@ -15,8 +16,9 @@ namespace nvlsim {
 
 class RunningSet {
  public:
-  // For `jobs` job indices on a cluster of this shape; changes are reported to `sampler`.
-  RunningSet(const ClusterShape& shape, std::size_t jobs, StateSampler& sampler);
+  // For `jobs` job indices on a cluster of this shape whose GPUs count `shares_per_gpu` shares each
+  // (ClusterState); changes are reported to `sampler`.
+  RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler);
 
   // Gives the allocation to the job until remove(job); `expected_end` is what backfill plans with.
   void add(std::size_t job, double expected_end, const Allocation& allocation);
@@ -27,13 +29,14 @@ class RunningSet {
 
   bool contains(std::size_t job) const { return index_[job] != kNone; }
   const Allocation& allocation(std::size_t job) const { return jobs_[index_[job]].allocation; }
-  // The running jobs owning any of the GPUs, ascending, each once.
+  // The running jobs owning any of the GPUs, whole or in shares, ascending, each once.
   std::vector<std::size_t> owners(const std::vector<int>& gpus) const;
 
   const ClusterState& state() const { return state_; }
   std::span<const RunningJob> jobs() const { return jobs_; }
   bool empty() const { return jobs_.empty(); }
-  int busy_gpus() const { return busy_gpus_; }
+  // GPUs a job runs on, whole or in shares: a GPU shared by several jobs counts once.
+  int busy_gpus() const { return state_.busy_gpus(); }
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -42,8 +45,8 @@ class RunningSet {
   StateSampler& sampler_;
   std::vector<RunningJob> jobs_;    // in no particular order: removal moves the last into the gap
   std::vector<std::size_t> index_;  // by job index: its place in jobs_, or kNone
-  std::vector<std::size_t> owner_;  // by GPU: the job running on it, or kNone
-  int busy_gpus_ = 0;
+  // By GPU: the jobs running on it, in the order they started (one at most without sharing).
+  std::vector<std::vector<std::size_t>> owners_;
 };
 
 }  // namespace nvlsim

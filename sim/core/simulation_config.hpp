@@ -8,6 +8,7 @@
 #include "models/collective.hpp"
 #include "models/failure_model.hpp"
 #include "schedulers/job_request.hpp"
+#include "sim/core/gpu_sharing.hpp"
 #include "workloads/job_class.hpp"
 
 namespace nvlsim {
@@ -38,6 +39,8 @@ struct SimulationConfig {
   // asks per GPU (--cpus-per-gpu; 0 = Slurm's default, one core on each tray it uses).
   RequestShaping request_shaping = RequestShaping::auto_;
   int cpus_per_gpu = 0;
+  // Whether fractional jobs ask for shares of a GPU (--gpu-sharing, --shards-per-gpu); default none.
+  SharingConfig sharing;
   Collective collective = Collective::all_reduce;
   // The run's job classes, indexed by Job::job_class, explicit --comm-fraction/--collective already applied
   // to each; comm_fraction and collective above are the values given on the command line (or defaults).
