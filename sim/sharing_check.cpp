@@ -17,8 +17,7 @@ void check_gpu_sharing(std::span<const std::unique_ptr<PlacementPolicy>> policie
     if (policy->places_shared_gpus()) continue;
     throw InputError(fmt::format(
         "nvlsim: --gpu-sharing {}: {} does not place shared GPUs (only per-gpu does; docs/sharing.md), and "
-        "{} of the "
-        "trace ask{} for part of a GPU",
+        "{} of the trace ask{} for part of a GPU",
         gpu_sharing_name(sharing.mode), policy->name(),
         fractional == 1 ? "1 job" : fmt::format("{} jobs", fractional), fractional == 1 ? "s" : ""));
   }
