@@ -16,7 +16,7 @@ BandwidthMetrics bandwidth_metrics(std::span<const Job> jobs, std::span<const Jo
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobOutcome& o = outcomes[i];
     if (o.state == FinalState::rejected) continue;
-    const double gpus = static_cast<double>(o.gpus.size());
+    const double gpus = o.held_gpus();
     const double run = o.finish - o.start;
     if (!std::isnan(o.bw_efficiency)) efficiencies.push_back({o.bw_efficiency, gpus * run});
     if (o.domains > 1) cross_domain += gpus * run;

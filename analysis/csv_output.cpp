@@ -104,6 +104,7 @@ constexpr JobColumn kJobColumns[] = {
     {"bw_efficiency", [](std::string& l, const JobRow& r) { append_number(l, r.o.bw_efficiency); }},
     {"reason", [](std::string& l, const JobRow& r) { append_quoted(l, r.o.reason); }},
     {"class", [](std::string& l, const JobRow& r) { append_quoted(l, r.class_name); }},
+    {"gpu_share", [](std::string& l, const JobRow& r) { append_number(l, r.ran ? r.o.gpu_share : NAN); }},
 };
 
 // A killed attempt, or a job's last one; work_done and work_kept are NaN when not known.

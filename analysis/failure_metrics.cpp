@@ -7,8 +7,7 @@ FailureMetrics failure_metrics(std::span<const AttemptRecord> killed, const Samp
   FailureMetrics f;
   f.jobs_killed = static_cast<long>(killed.size());
   double lost = 0;
-  for (const AttemptRecord& k : killed)
-    lost += static_cast<double>(k.gpus.size()) * (k.finish - k.start - k.work_kept);
+  for (const AttemptRecord& k : killed) lost += k.held_gpus() * (k.finish - k.start - k.work_kept);
   f.lost_work_gpu_hours = lost / 3600;
   f.down_gpu_hours = integrals.down / 3600;
   f.failure_stranded_gpu_hours = integrals.failure_stranded / 3600;

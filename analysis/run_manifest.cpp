@@ -40,7 +40,9 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
       {"cpus_per_gpu", m.cpus_per_gpu},
       {"gpu_sharing", m.gpu_sharing},
       // Only shard splits GPUs into a count the run chose: null otherwise.
-      {"shards_per_gpu", m.shards_per_gpu > 0 ? nlohmann::ordered_json(m.shards_per_gpu) : nullptr}};
+      {"shards_per_gpu", m.shards_per_gpu > 0 ? nlohmann::ordered_json(m.shards_per_gpu) : nullptr},
+      {"sharing_interference",
+       m.sharing_interference >= 0 ? nlohmann::ordered_json(m.sharing_interference) : nullptr}};
   auto& classes = j["job_classes"] = {{"source", m.classes_source}, {"default", m.default_class}};
   auto& list = classes["classes"] = nlohmann::ordered_json::array();
   for (const auto& c : m.classes)

@@ -53,6 +53,7 @@ struct RunManifest {
   int cpus_per_gpu = 0;                                           // --cpus-per-gpu
   std::string gpu_sharing = "none";                               // --gpu-sharing: none, shard, mps
   int shards_per_gpu = 0;                                         // --shards-per-gpu under shard, else 0
+  double sharing_interference = -1;  // --sharing-interference under shard or mps, else -1
   CostModel cost;
   int gpus_per_rack = 0;    // the owner model's divisor
   double gpu_hour_usd = 0;  // the price every _usd column uses

@@ -43,7 +43,7 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
     s.max_waiting_time = std::max(s.max_waiting_time, wait);
     turnaround_sum += turnaround;
     slowdown_sum += std::max(1.0, turnaround / std::max(run, kSlowdownTau));
-    const double gpu_seconds = run * static_cast<double>(o.gpus.size());
+    const double gpu_seconds = run * o.held_gpus();
     busy += gpu_seconds;
     if (o.state == FinalState::completed_walltime_reached) timed_out += gpu_seconds;
     if (o.domains > 1) ++s.cross_domain_jobs;
@@ -60,8 +60,7 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   }
   // A job's last attempt is its outcome, already counted, even when a failure ended it.
   for (const AttemptRecord& k : killed)
-    if (k.attempt < outcomes[k.job].restarts)
-      busy += static_cast<double>(k.gpus.size()) * (k.finish - k.start);
+    if (k.attempt < outcomes[k.job].restarts) busy += k.held_gpus() * (k.finish - k.start);
   if (s.makespan > 0) s.gpu_utilization = busy / (platform_gpus * s.makespan);
   s.bw_utilization = bw_weight > 0 ? bw_weighted / bw_weight : std::numeric_limits<double>::quiet_NaN();
   const SampleIntegrals integrals =

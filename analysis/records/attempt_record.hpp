@@ -16,6 +16,9 @@ struct AttemptRecord {
   double work_done = 0;  // s of the job's trace run time this attempt got through
   double work_kept = 0;  // s of it saved by checkpoints; the rest is redone
   std::string reason;    // what failed
+  double gpu_share = 1;  // JobOutcome::gpu_share of this attempt
+
+  double held_gpus() const { return static_cast<double>(gpus.size()) * gpu_share; }
 };
 
 }  // namespace nvlsim

@@ -24,6 +24,9 @@ struct JobOutcome {
   double start = -1;   // s; -1 when the job never started
   double finish = -1;  // s
   std::vector<int> gpus;
+  // The part of each GPU of `gpus` the job holds: 1 for whole GPUs, K/N for K of a GPU's N shards (K/100
+  // under MPS). GPU-time measures (busy, lost, slowdown) count gpus x gpu_share.
+  double gpu_share = 1;
   int domains = 0;
   int restarts = 0;
   double comm_bytes = 0;
@@ -32,6 +35,9 @@ struct JobOutcome {
   // took; NaN for jobs that never communicate.
   double bw_efficiency = std::numeric_limits<double>::quiet_NaN();
   std::string reason;  // why a job was rejected or ended early; empty otherwise
+
+  // The GPUs the job holds, a shared GPU counted by the job's share of it.
+  double held_gpus() const { return static_cast<double>(gpus.size()) * gpu_share; }
 };
 
 }  // namespace nvlsim

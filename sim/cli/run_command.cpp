@@ -121,6 +121,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.gpu_sharing = gpu_sharing_name(options.sim.sharing.mode);
   if (options.sim.sharing.mode == GpuSharing::shard)
     manifest.shards_per_gpu = options.sim.sharing.shards_per_gpu;
+  if (options.sim.sharing.mode != GpuSharing::none)
+    manifest.sharing_interference = options.sim.sharing.interference;
   manifest.sample_step = options.sample_step;
 
   auto engine = make_engine(options.engine_args);

@@ -135,6 +135,11 @@ void add_job_model_options(CLI::App& run, RunOptions& o) {
              "shards each GPU is split into under --gpu-sharing shard (gres.conf Count=N)\n"
              "(default: 4)")
       ->group(group);
+  add_number(run, "--sharing-interference", o.sim.sharing.interference, 0.0, kMaxSharingInterference, "F",
+             "how much each other job on a shared GPU slows a job's computation: k jobs on a\n"
+             "GPU compute at 1/(1+F(k-1)) of their speed alone; 0 = no interference\n"
+             "(default: 0.081, a measured 7.5% loss for two jobs under MPS; docs/sharing.md)")
+      ->group(group);
   run.add_flag_callback(
          "--no-walltime-kill", [&o] { o.sim.walltime_kill = false; },
          "let jobs run past their time limit (default: killed there, as Slurm does)")
@@ -227,6 +232,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
     o.collective_given = run->count("--collective") > 0;
     if (run->count("--shards-per-gpu") > 0 && o.sim.sharing.mode != GpuSharing::shard)
       fail("--shards-per-gpu", "only with --gpu-sharing shard (MPS counts 100 shares per GPU)");
+    if (run->count("--sharing-interference") > 0 && o.sim.sharing.mode == GpuSharing::none)
+      fail("--sharing-interference", "only with --gpu-sharing shard or mps (no job shares a GPU otherwise)");
     if (o.fit && run->count("--procs-per-gpu") > 0)
       fail("--fit", "chooses --procs-per-gpu itself; give one or the other");
   });

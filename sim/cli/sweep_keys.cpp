@@ -51,7 +51,7 @@ std::vector<std::string> command_line(const GridKey& key, const std::string& val
     args = {"platform", "-o", "x.xml"};
   } else {
     args = {"run"};
-    if (name == "shards-per-gpu") args.push_back("--gpu-sharing=shard");
+    if (name == "shards-per-gpu" || name == "sharing-interference") args.push_back("--gpu-sharing=shard");
   }
   args.push_back(key.takes_value ? fmt::format("--{}={}", name, value) : "--" + name);
   return args;

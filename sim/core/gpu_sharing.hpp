@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "models/sharing_interference.hpp"
 #include "schedulers/cluster_state.hpp"
 
 namespace nvlsim {
@@ -23,6 +24,9 @@ inline constexpr int kMaxShardsPerGpu = 255;
 struct SharingConfig {
   GpuSharing mode = GpuSharing::none;
   int shards_per_gpu = kDefaultShardsPerGpu;  // --shards-per-gpu; only under shard
+  // --sharing-interference: how much each other job on a shared GPU slows a job's computation
+  // (models/sharing_interference.hpp); 0 = none.
+  double interference = kDefaultSharingInterference;
 
   // What the run's ClusterState counts per GPU: N shards, 100 for MPS; with no sharing no share is ever
   // asked, so the state keeps its default.

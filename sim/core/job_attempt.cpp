@@ -19,7 +19,7 @@ double Attempt::work_done(double now, double comm_share) const {
     if (communicating)
       done += compute_per_round + (per_round - compute_per_round) * comm_share;
     else
-      done += std::min(now - round_started, compute_per_round);
+      done += std::min(computed_by(now), compute_per_round);
   }
   return std::min(done, work);
 }

@@ -23,8 +23,7 @@ inline constexpr int kMaxRounds = 1'000'000;
 struct Attempt {
   double start = 0;
   double work = 0;
-  double work_started = 0;  // after the restart overhead
-  double round_started = 0;
+  double work_started = 0;                    // after the restart overhead
   std::vector<std::vector<int>> domain_gpus;  // the job's GPUs grouped by domain, in GPU order
   int rounds = 1;                             // the run's comm_rounds, or more for very long jobs
   std::vector<CollectiveStep> steps;          // one round's communication
@@ -38,6 +37,15 @@ struct Attempt {
   int flows_left = 0;
   double step_started = 0;
   double round_comm_time = 0;
+  // The current round's computation advances at `speed` (below 1 on a GPU shared with other jobs,
+  // models/sharing_interference.hpp) since `speed_since`, with `computed` s of it done before.
+  double speed = 1;
+  double speed_since = 0;
+  double computed = 0;
+  double compute_due = 0;  // when the round's computation ends at today's speed: its live compute_done
+
+  // The current round's computation done by `now`, in s of the job's trace run time.
+  double computed_by(double now) const { return computed + (now - speed_since) * speed; }
 
   // The work done by `now`: whole rounds, the computation of the current one as it goes, and its
   // communication by `comm_share`, the share of the round's collective done.

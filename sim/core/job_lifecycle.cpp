@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "models/sharing_interference.hpp"
+
 namespace nvlsim {
 
 JobLifecycle::JobLifecycle(const PlatformSpec& platform, std::span<const Job> jobs, std::size_t admitted,
@@ -41,10 +43,16 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
   a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
   a.domain_gpus = group_by_domain(allocation.gpus, platform_.shape);
   plan_rounds(j, platform_, config_, a);
+  if (allocation.shards > 0) {
+    a.speed = sharing_speed(allocation);
+    update_speeds(allocation.gpus, job);
+  }
 
   JobOutcome& out = outcomes_[job];
   out.start = now;
   out.gpus = allocation.gpus;
+  out.gpu_share =
+      allocation.shards > 0 ? static_cast<double>(allocation.shards) / config_.sharing.shares_per_gpu() : 1;
   out.domains = static_cast<int>(a.domain_gpus.size());
   // A job without a limit (unknown requested time, no --default-time) is never killed for its time.
   if (config_.walltime_kill && std::isfinite(j.time_limit))
@@ -61,8 +69,44 @@ void JobLifecycle::begin_round(std::size_t job) {
     finish(job, FinalState::completed_successfully, "", network_.now());
     return;
   }
-  a.round_started = network_.now();
-  push(a.round_started + a.compute_per_round, job, EventKind::compute_done);
+  a.computed = 0;
+  a.speed_since = network_.now();
+  schedule_compute_done(job, a);
+}
+
+void JobLifecycle::schedule_compute_done(std::size_t job, Attempt& a) {
+  a.compute_due = a.speed_since + (a.compute_per_round - a.computed) / a.speed;
+  push(a.compute_due, job, EventKind::compute_done);
+}
+
+double JobLifecycle::sharing_speed(const Allocation& allocation) const {
+  if (allocation.shards == 0) return 1;
+  int most = 1;
+  for (int gpu : allocation.gpus) most = std::max(most, static_cast<int>(running_.owners_of(gpu).size()));
+  return shared_gpu_speed(most, config_.sharing.interference);
+}
+
+// The jobs on these GPUs gained or lost a neighbour: each computes at its new speed from now on, and a
+// round in progress ends when its remaining computation is done at that speed.
+void JobLifecycle::update_speeds(const std::vector<int>& gpus, std::size_t except) {
+  const double now = network_.now();
+  for (int gpu : gpus) {
+    for (std::size_t other : running_.owners_of(gpu)) {
+      if (other == except) continue;
+      Attempt& a = attempts_[other];
+      const double speed = sharing_speed(running_.allocation(other));
+      if (speed == a.speed) continue;
+      const bool computing = !a.communicating && now >= a.work_started && a.round < a.rounds;
+      if (!computing) {
+        a.speed = speed;
+        continue;
+      }
+      a.computed = a.computed_by(now);
+      a.speed_since = now;
+      a.speed = speed;
+      schedule_compute_done(other, a);
+    }
+  }
 }
 
 void JobLifecycle::on_event(const Event& e) {
@@ -75,6 +119,8 @@ void JobLifecycle::on_event(const Event& e) {
       begin_round(job);
       break;
     case EventKind::compute_done:
+      // A change of speed moved the round's end: this event is the old one.
+      if (e.time != a.compute_due) return;
       a.step = 0;
       a.round_comm_time = 0;
       a.communicating = true;
@@ -101,7 +147,7 @@ bool JobLifecycle::kill(std::size_t job, const std::string& reason) {
   const double done = a.work_done(now, cancel_flows(job));
   const double saved = p.checkpointed(done, config_.requeue.checkpoint_interval, jobs_[job].run_time);
   killed_.push_back({job, static_cast<int>(p.attempt) - 1, a.start, now, running_.allocation(job).gpus, done,
-                     saved - p.saved_work, reason});
+                     saved - p.saved_work, reason, outcomes_[job].gpu_share});
   p.saved_work = saved;
   JobOutcome& out = outcomes_[job];
   if (out.restarts >= config_.requeue.max_requeue) {
@@ -170,8 +216,11 @@ double JobLifecycle::cancel_flows(std::size_t job) {
 }
 
 void JobLifecycle::release(std::size_t job) {
+  const Allocation& allocation = running_.allocation(job);
+  const std::vector<int> shared = allocation.shards > 0 ? allocation.gpus : std::vector<int>{};
   running_.remove(job);
   released_ = true;
+  update_speeds(shared, job);
 }
 
 void JobLifecycle::finish(std::size_t job, FinalState final_state, std::string reason, double end) {

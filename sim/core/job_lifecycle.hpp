@@ -51,6 +51,10 @@ class JobLifecycle {
  private:
   void push(double time, std::size_t job, EventKind kind);
   void begin_round(std::size_t job);
+  void schedule_compute_done(std::size_t job, Attempt& a);
+  // 1 for whole GPUs; below 1 for shares of a GPU other running jobs share too.
+  double sharing_speed(const Allocation& allocation) const;
+  void update_speeds(const std::vector<int>& gpus, std::size_t except);
   void begin_step(std::size_t job);
   void launch(std::size_t job, Attempt& a, const PlannedFlow& f);
   double cancel_flows(std::size_t job);

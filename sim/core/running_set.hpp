@@ -31,6 +31,8 @@ class RunningSet {
   const Allocation& allocation(std::size_t job) const { return jobs_[index_[job]].allocation; }
   // The running jobs owning any of the GPUs, whole or in shares, ascending, each once.
   std::vector<std::size_t> owners(const std::vector<int>& gpus) const;
+  // The running jobs on one GPU, in the order they started: several only when they hold shares of it.
+  std::span<const std::size_t> owners_of(int gpu) const { return owners_[gpu]; }
 
   const ClusterState& state() const { return state_; }
   std::span<const RunningJob> jobs() const { return jobs_; }

@@ -13,9 +13,12 @@ TEST_CASE("an attempt's work done counts whole rounds, computation as it goes an
   a.rounds = 4;
   CHECK(a.work_done(50, 0) == 0);  // still restarting
   a.round = 2;
-  a.round_started = 700;
+  a.speed_since = 700;
   CHECK(a.work_done(760, 0) == Approx(560));  // two rounds and 60 s of computation
   CHECK(a.work_done(900, 0) == Approx(650));  // computation capped at the round's share
+  a.computed = 40;  // 40 s done before a neighbour on its shared GPU halved the speed at 700
+  a.speed = 0.5;
+  CHECK(a.work_done(760, 0) == Approx(500 + 40 + 30));
   a.communicating = true;
   CHECK(a.work_done(900, 0.25) == Approx(500 + 150 + 25));
   a.round = 4;

@@ -89,7 +89,9 @@ TEST_CASE("under --gpu-sharing shard, quarter-GPU jobs run four to a GPU and fin
   const auto dir = scratch_dir("sharing-pack");
   const auto trace = write(dir / "t.swf", quarter_jobs_trace(true));
   for (const std::string mode : {"none", "shard", "mps"}) {
-    const auto r = run(dir, trace, "--policy per-gpu --gpu-sharing " + mode, mode);
+    // Placement alone: no interference (the next test has it).
+    const std::string flags = mode == "none" ? "" : " --sharing-interference 0";
+    const auto r = run(dir, trace, "--policy per-gpu --gpu-sharing " + mode + flags, mode);
     INFO(r.err);
     REQUIRE(r.status == 0);
   }
@@ -114,6 +116,48 @@ TEST_CASE("under --gpu-sharing shard, quarter-GPU jobs run four to a GPU and fin
   const auto mps = read_csv((dir / "mps/jobs.csv").string());
   CHECK(most_jobs_on_a_gpu(mps) == 4);
   CHECK(last_one_gpu_finish(mps) == 8 * 3600);
+}
+
+TEST_CASE("jobs sharing a GPU compute at 1/(1+F(k-1)), and count by their share of it", "[sharing][e2e]") {
+  // Three quarter-GPU jobs of 1000 s, two at t = 0 and one at 500: all on GPU 0 (shard rules 2 and 3;
+  // under MPS the tray's one MPS GPU). With F = 0.5, two jobs compute at 1/1.5 and three at 1/2:
+  // the first two have done 500/1.5 s by 500 and finish at 500 + (1000 - 500/1.5) x 2; the third has
+  // done (that - 500)/2 by then, and alone finishes the rest at full speed.
+  const auto dir = scratch_dir("sharing-interference");
+  const auto trace = write(dir / "t.swf",
+                           "; Field19: gpu_milli\n"
+                           "1 0 -1 1000 1 -1 -1 1 9000 -1 1 1 1 3 1 -1 -1 -1 250\n"
+                           "2 0 -1 1000 1 -1 -1 1 9000 -1 1 1 1 3 1 -1 -1 -1 250\n"
+                           "3 500 -1 1000 1 -1 -1 1 9000 -1 1 1 1 3 1 -1 -1 -1 250\n");
+  const double pair_end = 500 + (1000 - 500 / 1.5) * 2;
+  const double third_end = pair_end + 1000 - (pair_end - 500) / 2;
+  for (const std::string mode : {"shard", "mps"}) {
+    INFO(mode);
+    const auto r =
+        run(dir, trace, "--policy per-gpu --gpu-sharing " + mode + " --sharing-interference 0.5", mode);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto jobs = read_csv((dir / mode / "jobs.csv").string());
+    REQUIRE(jobs.rows.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+      CHECK(jobs.at(i, "allocated_resources") == "0");
+      CHECK(jobs.num(i, "gpu_share") == 0.25);
+    }
+    CHECK(jobs.num(0, "finish_time") == Approx(pair_end));
+    CHECK(jobs.num(1, "finish_time") == Approx(pair_end));
+    CHECK(jobs.num(2, "finish_time") == Approx(third_end));
+    // GPU-time counts a quarter of the GPU per job: busy, and the slowdown beyond the trace's 1000 s.
+    const double busy = 0.25 * (2 * pair_end + third_end - 500);
+    CHECK(summary_of(dir / mode, "gpu_utilization") == Approx(busy / (72 * third_end)));
+    CHECK(summary_of(dir / mode, "slowdown_gpu_hours") == Approx((busy - 3 * 250.0) / 3600));
+  }
+  // Without interference the three run at full speed.
+  const auto r = run(dir, trace, "--policy per-gpu --gpu-sharing shard --sharing-interference 0", "free");
+  REQUIRE(r.status == 0);
+  const auto jobs = read_csv((dir / "free/jobs.csv").string());
+  CHECK(jobs.num(0, "finish_time") == 1000);
+  CHECK(jobs.num(2, "finish_time") == 1500);
+  CHECK(summary_of(dir / "free", "slowdown_gpu_hours") == 0);
 }
 
 TEST_CASE("a sharing run is deterministic, and --gpu-sharing none is the run without the flag",
@@ -143,9 +187,12 @@ TEST_CASE("a sharing run is deterministic, and --gpu-sharing none is the run wit
   }
   // run.json records the setting with the job model.
   const std::string shard_json = slurp((dir / "a/run.json").string());
-  CHECK(shard_json.find("\"gpu_sharing\": \"shard\",\n    \"shards_per_gpu\": 8\n") != std::string::npos);
+  CHECK(shard_json.find(
+            "\"gpu_sharing\": \"shard\",\n    \"shards_per_gpu\": 8,\n    \"sharing_interference\": 0.081") !=
+        std::string::npos);
   const std::string none_json = slurp((dir / "default/run.json").string());
-  CHECK(none_json.find("\"gpu_sharing\": \"none\",\n    \"shards_per_gpu\": null\n") != std::string::npos);
+  CHECK(none_json.find("\"gpu_sharing\": \"none\",\n    \"shards_per_gpu\": null,\n    "
+                       "\"sharing_interference\": null\n") != std::string::npos);
 }
 
 TEST_CASE("a policy of whole GPUs with --gpu-sharing is refused when the trace has fractions",
@@ -212,6 +259,14 @@ TEST_CASE("the sharing flags are checked, and a sweep may vary them", "[sharing]
   r = run_nvlsim("--gpu-sharing shard --shards-per-gpu 256", dir);
   CHECK(r.status == 2);
   CHECK(r.err == "nvlsim: --shards-per-gpu: must be between 1 and 255, got 256\n");
+  r = run_nvlsim("--gpu-sharing mps --sharing-interference nan", dir);
+  CHECK(r.status == 2);
+  CHECK(r.err.starts_with("nvlsim: --sharing-interference: "));
+  r = run_nvlsim("--sharing-interference 0.2", dir);
+  CHECK(r.status == 2);
+  CHECK(r.err ==
+        "nvlsim: --sharing-interference: only with --gpu-sharing shard or mps (no job shares a GPU "
+        "otherwise)\n");
   for (const std::string other : {"", "--gpu-sharing mps ", "--gpu-sharing none "}) {
     r = run_nvlsim(other + "--shards-per-gpu 8", dir);
     CHECK(r.status == 2);
@@ -219,10 +274,12 @@ TEST_CASE("the sharing flags are checked, and a sweep may vary them", "[sharing]
           "nvlsim: --shards-per-gpu: only with --gpu-sharing shard (MPS counts 100 shares per GPU)\n");
   }
   const GridKeys keys = sweep_grid_keys();
-  for (const std::string key : {"gpu-sharing", "shards-per-gpu"})
+  for (const std::string key : {"gpu-sharing", "shards-per-gpu", "sharing-interference"})
     CHECK(std::ranges::find(keys.keys, key, &GridKey::name) != keys.keys.end());
   CHECK_NOTHROW(keys.check("gpu-sharing", "mps"));
   CHECK_NOTHROW(keys.check("shards-per-gpu", "16"));
   CHECK_THROWS(keys.check("shards-per-gpu", "0"));
+  CHECK_NOTHROW(keys.check("sharing-interference", "0.3"));
+  CHECK_THROWS(keys.check("sharing-interference", "-1"));
   CHECK_THROWS(keys.check("gpu-sharing", "halves"));
 }
