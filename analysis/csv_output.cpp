@@ -147,7 +147,7 @@ constexpr TimeColumn kTimeColumns[] = {
     {"busy_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.busy_gpus); }},
     {"free_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.free_gpus); }},
     {"down_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.down_gpus); }},
-    {"stranded_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.stranded_gpus); }},
+    {"stranded_gpus", [](std::string& l, const TimeRow& r) { append_number(l, r.s.stranded_gpus); }},
     {"queued_jobs", [](std::string& l, const TimeRow& r) { append_int(l, r.s.queued_jobs); }},
     {"queued_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.queued_gpus); }},
     {"nvlink_util", [](std::string& l, const TimeRow& r) { append_number(l, r.s.nvlink_util); }},
@@ -158,6 +158,7 @@ constexpr TimeColumn kTimeColumns[] = {
     {"idle_domains", [](std::string& l, const TimeRow& r) { append_int(l, r.s.idle_domains); }},
     {"failure_stranded_gpus",
      [](std::string& l, const TimeRow& r) { append_int(l, r.s.failure_stranded_gpus); }},
+    {"shared_free_gpus", [](std::string& l, const TimeRow& r) { append_number(l, r.s.shared_free_gpus); }},
 };
 
 std::vector<std::size_t> by_job_id(std::span<const Job> jobs) {

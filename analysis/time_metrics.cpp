@@ -15,13 +15,14 @@ SampleIntegrals integrate(std::span<const StateSample> samples, double from, dou
     r.seconds += dt;
     r.busy += s.busy_gpus * dt;
     r.free += s.free_gpus * dt;
+    r.shared_free += s.shared_free_gpus * dt;
     r.held_idle += s.held_idle_gpus * dt;
     r.down += s.down_gpus * dt;
     r.stranded += s.stranded_gpus * dt;
     r.failure_stranded += s.failure_stranded_gpus * dt;
     r.fgd_fragments += s.fgd_fragment_gpus * dt;
     (s.queued_jobs > 0 ? r.idle_queued : r.idle_no_demand) +=
-        (s.free_gpus + s.held_idle_gpus - s.failure_stranded_gpus) * dt;
+        (s.free_gpus + s.held_idle_gpus + s.shared_free_gpus - s.failure_stranded_gpus) * dt;
     r.nvlink_util += s.nvlink_util * dt;
     r.ib_util += s.ib_util * dt;
   }
@@ -33,8 +34,9 @@ FragmentationMetrics fragmentation_metrics(const SampleIntegrals& in) {
   f.stranded_gpu_hours = in.stranded / 3600;
   f.idle_while_queued_gpu_hours = in.idle_queued / 3600;
   // Stranded GPUs may be held by whole-block jobs, so their share is of all idle (free or held) time.
-  if (in.free + in.held_idle > 0) f.fragmentation = in.stranded / (in.free + in.held_idle);
-  if (in.free > 0) f.fgd_fragmentation = in.fgd_fragments / in.free;
+  const double idle = in.free + in.held_idle + in.shared_free;
+  if (idle > 0) f.fragmentation = in.stranded / idle;
+  if (in.free + in.shared_free > 0) f.fgd_fragmentation = in.fgd_fragments / (in.free + in.shared_free);
   return f;
 }
 

@@ -13,13 +13,14 @@ struct SampleIntegrals {
   double seconds = 0;  // part of the window the samples cover
   double busy = 0;
   double free = 0;
+  double shared_free = 0;  // free shares of partly held GPUs
   double held_idle = 0;
   double down = 0;
   double stranded = 0;
   double failure_stranded = 0;
   double fgd_fragments = 0;
-  double idle_queued = 0;     // free + held_idle - failure_stranded while jobs wait
-  double idle_no_demand = 0;  // free + held_idle - failure_stranded while the queue is empty
+  double idle_queued = 0;     // free + held_idle + shared_free - failure_stranded while jobs wait
+  double idle_no_demand = 0;  // the same while the queue is empty
   double nvlink_util = 0;
   double ib_util = 0;
 };
@@ -30,9 +31,11 @@ SampleIntegrals integrate(std::span<const StateSample> samples, double from, dou
 
 struct FragmentationMetrics {
   double stranded_gpu_hours = 0;
-  double fragmentation = 0;  // stranded / idle (free + held) GPU-time, 0-1; 0 when nothing was ever idle
+  // stranded / idle (free + held + shared free) GPU-time, 0-1; 0 when nothing was ever idle
+  double fragmentation = 0;
   double idle_while_queued_gpu_hours = 0;
-  double fgd_fragmentation = 0;  // FGD fragment / free GPU-time, 0-1; 0 when nothing was ever free
+  // FGD fragment / free (whole and shared) GPU-time, 0-1; 0 when nothing was ever free
+  double fgd_fragmentation = 0;
 };
 
 FragmentationMetrics fragmentation_metrics(const SampleIntegrals& integrals);

@@ -17,14 +17,56 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
       dirty_list_(shape.domains) {
   std::iota(dirty_list_.begin(), dirty_list_.end(), 0);
   domains_by_run_[shape.trays_per_domain] = shape.domains;
-  std::map<int, int> counts;
-  for (std::size_t j : admitted) ++counts[requests[j].gpus];
-  for (auto [gpus, n] : counts) size_shares_.emplace_back(gpus, static_cast<double>(n) / admitted.size());
+  std::map<int, int> counts, share_counts;
+  for (std::size_t j : admitted) {
+    const JobRequest& r = requests[j];
+    ++(r.shards > 0 ? share_counts[r.shards] : counts[r.gpus]);
+  }
+  const auto share_of = [&](int n) { return static_cast<double>(n) / admitted.size(); };
+  for (auto [gpus, n] : counts) size_shares_.emplace_back(gpus, share_of(n));
+  for (auto [shares, n] : share_counts) share_shares_.emplace_back(shares, share_of(n));
+  if (!share_shares_.empty()) {
+    shared_free_.assign(shape.gpus(), 0);
+    gpus_by_shared_free_.assign(256, 0);
+    dirty_gpu_.assign(shape.gpus(), 0);
+  }
 }
 
 void StateSampler::touch(const Allocation& allocation) {
-  for (int gpu : allocation.gpus) mark_dirty(shape_.domain_of_gpu(gpu));
-  for (int tray : allocation.held_trays) mark_dirty(shape_.domain_of_tray(tray));
+  for (int gpu : allocation.gpus) {
+    mark_dirty(shape_.domain_of_gpu(gpu));
+    mark_gpu_dirty(gpu);
+  }
+  for (int tray : allocation.held_trays) {
+    mark_dirty(shape_.domain_of_tray(tray));
+    const int first = tray * shape_.gpus_per_tray;
+    for (int gpu = first; gpu < first + shape_.gpus_per_tray; ++gpu) mark_gpu_dirty(gpu);
+  }
+}
+
+void StateSampler::mark_gpu_dirty(int gpu) {
+  if (shared_free_.empty() || dirty_gpu_[gpu]) return;
+  dirty_gpu_[gpu] = 1;
+  dirty_gpus_.push_back(gpu);
+}
+
+void StateSampler::refresh_shared(const ClusterState& state) {
+  for (int gpu : dirty_gpus_) {
+    dirty_gpu_[gpu] = 0;
+    const int used = state.shards_used(gpu);
+    const int free = used > 0 && state.gpu_has_free_shards(gpu, 0) ? state.shards_per_gpu() - used : 0;
+    --gpus_by_shared_free_[shared_free_[gpu]];
+    ++gpus_by_shared_free_[free];
+    shared_free_[gpu] = static_cast<std::uint8_t>(free);
+  }
+  dirty_gpus_.clear();
+}
+
+double StateSampler::shared_free_gpus(const ClusterState& state) const {
+  long shares = 0;
+  for (std::size_t free = 1; free < gpus_by_shared_free_.size(); ++free)
+    shares += static_cast<long>(free) * gpus_by_shared_free_[free];
+  return static_cast<double>(shares) / state.shards_per_gpu();
 }
 
 void StateSampler::mark_dirty(int domain) {
@@ -33,24 +75,34 @@ void StateSampler::mark_dirty(int domain) {
   dirty_list_.push_back(domain);
 }
 
-double StateSampler::fgd_fragments(const ClusterState& state) const {
-  // FGD (Weng et al., ATC'23) with the NVLink domain as the node: for a job of m <= one domain, a
-  // domain's free GPUs are fragments when fewer than m are free there; a larger job can only use the
-  // free GPUs of the whole machine, all fragments when fewer than m. Weighted by the trace's sizes.
+double StateSampler::fgd_fragments(const ClusterState& state, double shared_free) const {
+  // FGD (Weng et al., ATC'23; pkg/utils/frag.go of their simulator) with the NVLink domain as the node:
+  // for a job of m <= one domain whole GPUs, a domain's free GPUs are fragments when fewer than m are free
+  // there; a larger job can only use the free GPUs of the whole machine, all fragments when fewer than m.
+  // The free shares of partly held GPUs are fragments for every whole-GPU job (it takes only GPUs with
+  // nothing on them). For a job asking k shares of a GPU, the free shares of GPUs with fewer than k free
+  // are fragments, wherever they are. Weighted by the trace's request types.
   // The free GPUs of domains with fewer than m free come from the state's histogram of domains by free
-  // count, summed once over all sizes (ascending): the cost no longer grows with sizes x domains.
+  // count, summed once over all sizes (ascending): the cost does not grow with sizes x domains.
   double total = 0;
   long below = 0;  // free GPUs of the domains with fewer than `next` free
   int next = 0;
   for (auto [m, share] : size_shares_) {
-    double fragments = 0;
+    double fragments = shared_free;
     if (m <= shape_.gpus_per_domain()) {
       for (; next < m; ++next) below += static_cast<long>(next) * state.domains_with_free(next);
-      fragments = static_cast<double>(below);
+      fragments += static_cast<double>(below);
     } else if (state.free_gpus() < m) {
-      fragments = state.free_gpus();
+      fragments += state.free_gpus();
     }
     total += share * fragments;
+  }
+  long shares_below = 0;  // free shares of the partly held GPUs with fewer than `free` free
+  std::size_t free = 1;
+  for (auto [k, share] : share_shares_) {
+    for (; free < static_cast<std::size_t>(k); ++free)
+      shares_below += static_cast<long>(free) * gpus_by_shared_free_[free];
+    total += share * static_cast<double>(shares_below) / state.shards_per_gpu();
   }
   return total;
 }
@@ -84,20 +136,23 @@ void StateSampler::record(double now, const ClusterState& state, int queued_jobs
     }
   }
   refresh_runs(state);
+  refresh_shared(state);
   StateSample s;
   s.time = now;
   s.busy_gpus = busy_gpus;
   s.free_gpus = state.free_gpus();
   s.down_gpus = state.down_gpus();
   s.held_idle_gpus = shape_.gpus() - busy_gpus - s.free_gpus - s.down_gpus;
-  // Idle GPUs (free, or closed by a whole-block job) are stranded while the scheduler's last pass found
-  // a waiting job that fit them by count but could not be placed (DOMAIN.md §5: the free GPUs of a rack
-  // held by a 32-GPU job).
-  s.stranded_gpus = placement_blocked && queued_jobs > 0 ? s.free_gpus + s.held_idle_gpus : 0;
+  s.shared_free_gpus = shared_free_.empty() ? 0 : shared_free_gpus(state);
+  // Idle capacity (free GPUs, GPUs closed by a whole-block job, free shares) is stranded while the
+  // scheduler's last pass found a waiting job that fit it by count but could not be placed (DOMAIN.md §5:
+  // the free GPUs of a rack held by a 32-GPU job).
+  s.stranded_gpus =
+      placement_blocked && queued_jobs > 0 ? s.free_gpus + s.held_idle_gpus + s.shared_free_gpus : 0;
   s.failure_stranded_gpus = failure_stranded_gpus;
   s.queued_jobs = queued_jobs;
   s.queued_gpus = queued_gpus;
-  s.fgd_fragment_gpus = fgd_fragments(state);
+  s.fgd_fragment_gpus = fgd_fragments(state, s.shared_free_gpus);
   int run = shape_.trays_per_domain;
   while (run > 0 && domains_by_run_[run] == 0) --run;
   s.largest_free_run = run;

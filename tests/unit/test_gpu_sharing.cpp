@@ -118,3 +118,33 @@ TEST_CASE("sharing with a policy of whole GPUs is refused when the trace has a f
   policies.pop_back();
   CHECK_NOTHROW(check_gpu_sharing(policies, jobs, {GpuSharing::shard}));
 }
+
+TEST_CASE("free shares are idle capacity, and FGD counts them as frag.go counts fractional GPUs",
+          "[sharing]") {
+  // Request types: 2 whole GPUs (a quarter of the jobs), 1 shard (a quarter), 3 shards (half); 4 per GPU.
+  const std::vector<JobRequest> requests{JobRequest{.gpus = 2}, JobRequest{.gpus = 1, .shards = 1},
+                                         JobRequest{.gpus = 1, .shards = 3},
+                                         JobRequest{.gpus = 1, .shards = 3}};
+  const std::vector<std::size_t> admitted{0, 1, 2, 3};
+  StateSampler sampler(kOneRack, FabricParams{}, requests, admitted);
+  RunningSet running(kOneRack, 4, requests.size(), sampler);
+  running.add(0, 100, shares(5, 1));   // 3 shards free
+  running.add(1, 100, shares(9, 3));   // 1 free
+  running.add(2, 100, shares(13, 2));  // 2 free
+  sampler.record(0, running.state(), 1, 2, running.busy_gpus(), true, 0, 0, 0);
+  running.remove(1);
+  sampler.record(10, running.state(), 0, 0, running.busy_gpus(), false, 0, 0, 0);
+  const auto samples = sampler.take();
+  REQUIRE(samples.size() == 2);
+  CHECK(samples[0].busy_gpus == 3);
+  CHECK(samples[0].free_gpus == 69);
+  CHECK(samples[0].shared_free_gpus == 1.5);
+  // A stranded moment strands the free shares too.
+  CHECK(samples[0].stranded_gpus == 70.5);
+  // 2 whole GPUs: the domain has 69 free, so only the 1.5 GPUs of free shares are fragments; 1 shard:
+  // none; 3 shards: the free shares of GPUs 9 and 13 (1 + 2 of 4).
+  CHECK(samples[0].fgd_fragment_gpus == 0.25 * 1.5 + 0.25 * 0 + 0.5 * 0.75);
+  CHECK(samples[1].shared_free_gpus == 1.25);
+  CHECK(samples[1].stranded_gpus == 0);
+  CHECK(samples[1].fgd_fragment_gpus == 0.25 * 1.25 + 0.5 * 0.5);
+}

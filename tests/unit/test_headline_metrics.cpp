@@ -241,9 +241,10 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
   std::getline(in, third);
   CHECK(header ==
         "policy,time,busy_gpus,free_gpus,down_gpus,stranded_gpus,queued_jobs,queued_gpus,nvlink_util,ib_util,"
-        "held_idle_gpus,fgd_fragment_gpus,largest_free_run_max,idle_domains,failure_stranded_gpus");
-  CHECK(first == "block,0,4,4,0,0,0,0,0,0,0,0,0,0,0");
-  CHECK(third == "tree,0,4,4,0,0,0,0,0,0,0,0,0,0,0");
+        "held_idle_gpus,fgd_fragment_gpus,largest_free_run_max,idle_domains,failure_stranded_gpus,"
+        "shared_free_gpus");
+  CHECK(first == "block,0,4,4,0,0,0,0,0,0,0,0,0,0,0,0");
+  CHECK(third == "tree,0,4,4,0,0,0,0,0,0,0,0,0,0,0,0");
 
   std::ostringstream sum;
   const std::vector<Summary> summaries{summarize("p", s.jobs, s.outcomes, s.samples, kGpus, 2.0)};

@@ -92,7 +92,7 @@ TEST_CASE("jobs.csv names each job's class, --classes maps SWF fields, --write-s
                       dir);
   REQUIRE(r.status == 0);
   const auto jobs = read_csv((dir / "out/jobs.csv").string());
-  CHECK(jobs.column.at("class") == jobs.column.size() - 1);
+  CHECK(jobs.column.at("class") == jobs.column.size() - 2);  // before gpu_share, the last
   for (std::size_t i = 0; i < jobs.rows.size(); ++i) CHECK(jobs.at(i, "class") == "finetune");
   CHECK(slurp((dir / "out/run.json").string()).find("\"default\": \"hpc\"") != std::string::npos);
 
