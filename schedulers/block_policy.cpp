@@ -28,6 +28,8 @@ bool BlockPolicy::whole_domains(const ClusterState& state) const {
 }
 
 bool BlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  if (request.shards > 0)
+    return request.shards <= state.shards_per_gpu() && may_fit(state, JobRequest{.gpus = request.gpus});
   const ClusterShape& shape = state.shape();
   if (state.free_gpus() < request.gpus) return false;
   if (!whole_domains(state)) return true;
@@ -52,7 +54,12 @@ int BlockPolicy::offered_trays(int idle, int block_trays) const {
 
 std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("block: a request needs at least one GPU");
-  require_whole_gpus("block", request);
+  if (request.shards > 0) {
+    // --exclusive=topo gives the job its blocks alone, shares or not: nothing could share its GPU, so it
+    // holds them whole (docs/sharing.md, "Shares under block and sub-block"). Shares no GPU has never fit.
+    if (request.shards > state.shards_per_gpu()) return std::nullopt;
+    return place(state, JobRequest{.gpus = request.gpus});
+  }
   const int blocks = static_cast<int>(layout_.blocks.size());
   // Idle trays of each usable base block; 0 for a block another job runs in or that has too few.
   std::vector<int> offered(blocks, 0);

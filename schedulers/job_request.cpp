@@ -38,12 +38,4 @@ JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, in
   return {gpus, RequestShape::gpus, cpus_per_gpu};
 }
 
-void require_whole_gpus(std::string_view policy, const JobRequest& request) {
-  if (request.shards > 0) {
-    throw std::invalid_argument(std::string(policy) +
-                                ": shard and MPS requests are not supported (only per-gpu places them; "
-                                "docs/policies.md)");
-  }
-}
-
 }  // namespace nvlsim

@@ -47,9 +47,4 @@ std::string_view request_shaping_name(RequestShaping shaping);
 // a size that is not a multiple of a tray asks for the next whole tray count, as `-N` can only.
 JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, int cpus_per_gpu);
 
-// For the policies that place whole GPUs only: throws std::invalid_argument naming `policy` when the
-// request asks shares of GPUs (shard or MPS), so that such a job is refused loudly rather than given
-// whole GPUs.
-void require_whole_gpus(std::string_view policy, const JobRequest& request);
-
 }  // namespace nvlsim

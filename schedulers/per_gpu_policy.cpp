@@ -25,8 +25,7 @@ std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const J
 
 bool PerGpuPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
   // A GPU holding shards is not free, yet may serve a shard job: only the impossible size is ruled out.
-  if (request.shards > 0)
-    return request.shards <= state.shards_per_gpu() && request.gpus <= state.shape().trays();
+  if (request.shards > 0) return cons_tres::shares_may_fit(state, request);
   return cons_tres::may_fit(state, request);
 }
 

@@ -22,7 +22,6 @@ class PerGpuPolicy final : public PlacementPolicy {
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
   // Enough free GPUs, and idle trays for a whole-tray request; for shards, a possible size. O(1).
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
-  bool places_shared_gpus() const override { return true; }
 
  private:
   std::string name_ = "per-gpu";

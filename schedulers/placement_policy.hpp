@@ -27,9 +27,6 @@ class PlacementPolicy {
   virtual bool may_fit(const ClusterState& state, const JobRequest& request) const {
     return state.free_gpus() >= request.gpus;
   }
-  // True when the policy places requests for shares of GPUs (JobRequest::shards > 0); the others refuse
-  // them (require_whole_gpus), so a run sharing GPUs checks this before it starts (docs/sharing.md).
-  virtual bool places_shared_gpus() const { return false; }
   // Healthy idle GPUs this policy cannot offer because of the down GPUs on `down_trays` (ascending, each
   // tray once): for a policy that shares trays and ignores blocks, none.
   virtual int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {

@@ -1,9 +1,5 @@
 #include "schedulers/shard_select.hpp"
 
-#include <vector>
-
-#include "schedulers/cons_tres_select.hpp"
-
 namespace nvlsim::cons_tres {
 namespace {
 
@@ -26,29 +22,45 @@ int first_gpu_with_free_shards(const ClusterState& state, int tray, const JobReq
   return -1;
 }
 
-std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request) {
-  const int trays = request.gpus;
-  if (request.shards > state.shards_per_gpu() || trays > state.shape().trays()) return std::nullopt;
+std::vector<NodeOffer> share_offers(const ClusterState& state, const JobRequest& request) {
   std::vector<NodeOffer> nodes;
   for (int tray = 0; tray < state.shape().trays(); ++tray) {
     const int cpus = state.free_cpus_in_tray(tray);
     if (cpus > 0 && first_gpu_with_free_shards(state, tray, request) >= 0)
       nodes.push_back({tray, cpus, 1, kShardWeight});
   }
+  return nodes;
+}
+
+Demand share_demand(const JobRequest& request) {
   // As a whole-tray job without a CPU share: n nodes, one CPU on each, no GPU count to reach (so the
   // request's cpus_per_gpu plays no part).
   Demand demand;
-  demand.nodes = demand.max_nodes = trays;
-  demand.cpus = demand.max_cpus = trays;
-  const auto chosen = eval_nodes(nodes, request, demand);
-  if (!chosen) return std::nullopt;
+  demand.nodes = demand.max_nodes = request.gpus;
+  demand.cpus = demand.max_cpus = request.gpus;
+  return demand;
+}
+
+Allocation share_allocation(const ClusterState& state, std::span<const int> trays,
+                            const JobRequest& request) {
   Allocation allocation;
   allocation.shards = request.shards;
-  for (int tray : *chosen) {
+  for (int tray : trays) {
     allocation.gpus.push_back(first_gpu_with_free_shards(state, tray, request));
     allocation.cpus.push_back({tray, 1});
   }
   return allocation;
+}
+
+bool shares_may_fit(const ClusterState& state, const JobRequest& request) {
+  return request.shards <= state.shards_per_gpu() && request.gpus <= state.shape().trays();
+}
+
+std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request) {
+  if (!shares_may_fit(state, request)) return std::nullopt;
+  const auto chosen = eval_nodes(share_offers(state, request), request, share_demand(request));
+  if (!chosen) return std::nullopt;
+  return share_allocation(state, *chosen, request);
 }
 
 }  // namespace nvlsim::cons_tres

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "schedulers/node_gpus.hpp"
+#include "schedulers/shard_select.hpp"
 
 namespace nvlsim {
 
@@ -45,6 +46,7 @@ std::vector<int> SubBlockPolicy::idle_trays(const ClusterState& state) const {
 }
 
 bool SubBlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  if (request.shards > 0) return cons_tres::shares_may_fit(state, request);
   const ClusterShape& shape = state.shape();
   if (state.free_gpus() < request.gpus) return false;
   if (request.gpus < shape.gpus_per_tray || domain_blocks_ != shape.trays_per_domain) return true;
@@ -90,6 +92,37 @@ std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& 
   return allocation;
 }
 
+std::optional<Allocation> SubBlockPolicy::place_shares(const ClusterState& state,
+                                                       const JobRequest& request) const {
+  if (!cons_tres::shares_may_fit(state, request)) return std::nullopt;
+  const auto serves = [&](int tray) {
+    return state.free_cpus_in_tray(tray) > 0 &&
+           cons_tres::first_gpu_with_free_shards(state, tray, request) >= 0;
+  };
+  const int blocks = static_cast<int>(layout_.blocks.size());
+  std::vector<int> offered(blocks, 0);
+  for (int b = 0; b < blocks; ++b)
+    for (int tray : layout_.blocks[b]) offered[b] += serves(tray);
+  // A job that fits in one base block stays one segment, as a whole-GPU job does; a larger one goes node
+  // by node.
+  const int segment = request.gpus <= layout_.level_sizes.front() ? request.gpus : 1;
+  const std::vector<int> taken = place_segments(offered, request.gpus, segment);
+  if (taken.empty()) return std::nullopt;
+  std::vector<int> trays;
+  for (int b = 0; b < blocks; ++b) {
+    if (taken[b] == 0) continue;
+    // As for small whole-GPU jobs, the busiest trays that serve first (fewest free GPUs, lowest index).
+    std::vector<int> serving;
+    for (int tray : layout_.blocks[b])
+      if (serves(tray)) serving.push_back(tray);
+    std::stable_sort(serving.begin(), serving.end(),
+                     [&](int a, int c) { return state.free_gpus_in_tray(a) < state.free_gpus_in_tray(c); });
+    trays.insert(trays.end(), serving.begin(), serving.begin() + taken[b]);
+  }
+  std::sort(trays.begin(), trays.end());
+  return cons_tres::share_allocation(state, trays, request);
+}
+
 std::vector<int> SubBlockPolicy::place_segments(std::vector<int> offered, int nodes, int segment) const {
   const int blocks = static_cast<int>(layout_.blocks.size());
   std::vector<int> taken(blocks, 0);
@@ -130,7 +163,7 @@ int SubBlockPolicy::segment_size(const JobRequest& request, int nodes) const {
 
 std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
-  require_whole_gpus("sub-block", request);
+  if (request.shards > 0) return place_shares(state, request);
   const ClusterShape& shape = state.shape();
   if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
   const int nodes = nodes_for(shape, request.gpus);

@@ -50,9 +50,11 @@ class SubBlockPolicy final : public PlacementPolicy {
   // Fewer GPUs than a tray has: the block best fit for one node over trays with enough free GPUs, then
   // the tray with the fewest free GPUs that suffice (lowest index on ties), lowest GPU ids. Otherwise
   // ceil(gpus / 4) idle trays in segments placed one after another, each by choose_blocks; the highest
-  // tray gives only the GPUs left over and its other GPUs stay free. O(trays + segments x blocks).
+  // tray gives only the GPUs left over and its other GPUs stay free. O(trays + segments x blocks). Share
+  // requests: place_shares, O(trays x GPUs per tray + blocks).
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
-  // With one base block per domain: enough whole segments in the domains' idle trays, O(domains).
+  // With one base block per domain: enough whole segments in the domains' idle trays, O(domains); for
+  // shares, a possible size.
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
   // A block with A idle trays offers floor(A / s) x s of them to segments of s nodes (s = the `segment`
   // parameter; 1 under the rule table, whose segments vary by job): the trays that repairing the down
@@ -61,6 +63,10 @@ class SubBlockPolicy final : public PlacementPolicy {
 
  private:
   std::optional<Allocation> place_on_one_tray(const ClusterState& state, int gpus) const;
+  // A share request: `request.gpus` trays that can serve (schedulers/shard_select.hpp), one segment by the
+  // block best fit (node by node beyond a base block), in each block the trays with the fewest free GPUs;
+  // on each, the first GPU with enough free shares.
+  std::optional<Allocation> place_shares(const ClusterState& state, const JobRequest& request) const;
   // Idle trays of each base block: the state's per-domain counts when blocks are domains.
   std::vector<int> idle_trays(const ClusterState& state) const;
   // The options for this request: a job class's segment (request.segment_nodes) replaces the built-in

@@ -10,6 +10,7 @@
 
 #include "models/input_error.hpp"
 #include "schedulers/cons_tres_select.hpp"
+#include "schedulers/shard_select.hpp"
 
 namespace nvlsim {
 namespace {
@@ -94,18 +95,37 @@ TreePolicy::TreePolicy(std::string name, SwitchTree tree) : name_(std::move(name
 
 std::optional<Allocation> TreePolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("tree: a request needs at least one GPU");
-  require_whole_gpus("tree", request);
   if (!may_fit(state, request)) return std::nullopt;
-  const int switches = static_cast<int>(tree_.trays.size());
-  // The nodes Slurm considers, ascending; everything below works on indexes into this list.
+  const auto under_a_switch = [&](int tray) {
+    return tray < static_cast<int>(above_.size()) && !above_[tray].empty();
+  };
+  if (request.shards > 0) {
+    // A share job goes through the same _eval_nodes_topo, every tray that can serve at one weight
+    // (docs/sharing.md, "Shares under tree"); on each chosen tray, its first GPU with enough free shares.
+    std::vector<cons_tres::NodeOffer> node = cons_tres::share_offers(state, request);
+    std::erase_if(node, [&](const cons_tres::NodeOffer& n) { return !under_a_switch(n.tray); });
+    const auto trays = choose_trays(node, request, cons_tres::share_demand(request));
+    if (!trays) return std::nullopt;
+    return cons_tres::share_allocation(state, *trays, request);
+  }
+  // The nodes Slurm considers, ascending.
   std::vector<cons_tres::NodeOffer> node;
   node.reserve(static_cast<std::size_t>(std::min(state.shape().trays(), state.free_gpus())));
   state.for_each_tray_with_free_gpus([&](int tray) {
-    if (tray >= static_cast<int>(above_.size()) || above_[tray].empty()) return;  // under no switch
+    if (!under_a_switch(tray)) return;
     if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
   });
+  const auto trays = choose_trays(node, request, cons_tres::initial_demand(state, request));
+  if (!trays) return std::nullopt;
+  return cons_tres::pick_gpus(state, *trays, request);
+}
+
+std::optional<std::vector<int>> TreePolicy::choose_trays(std::span<const cons_tres::NodeOffer> node,
+                                                         const JobRequest& request,
+                                                         cons_tres::Demand demand) const {
+  // Everything below works on indexes into `node`.
+  const int switches = static_cast<int>(tree_.trays.size());
   const auto switches_of = [&](std::size_t i) -> const std::vector<int>& { return above_[node[i].tray]; };
-  cons_tres::Demand demand = cons_tres::initial_demand(state, request);
 
   // The top switch: the highest that has enough nodes and, among those, the lowest weight (later wins ties).
   std::vector<int> count(switches, 0);
@@ -151,11 +171,11 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     cons_tres::take_node(node[i], request, demand);
     chosen[i] = 1;
   };
-  const auto allocate = [&]() {
+  const auto allocate = [&]() -> std::optional<std::vector<int>> {
     std::vector<int> picked;
     for (std::size_t i = 0; i < node.size(); ++i)
       if (chosen[i]) picked.push_back(node[i].tray);
-    return cons_tres::pick_gpus(state, picked, request);
+    return picked;
   };
   std::vector<std::size_t> first(candidates.begin(),
                                  candidates.begin() + static_cast<std::ptrdiff_t>(outright));
@@ -250,6 +270,7 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
 }
 
 bool TreePolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
+  if (request.shards > 0) return cons_tres::shares_may_fit(state, request);
   return cons_tres::may_fit(state, request);
 }
 

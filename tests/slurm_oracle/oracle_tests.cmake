@@ -25,6 +25,11 @@ nvlsim_slurm_oracle_test(per_gpu_shards --seed 7 --policy per-gpu --sharing shar
                          --min-decisions 200)
 nvlsim_slurm_oracle_test(per_gpu_mps --seed 8 --policy per-gpu --sharing mps --operations 400
                          --min-decisions 200)
+# The same under topology/tree (nvlsim's own topology, then the hand-written two-level one).
+nvlsim_slurm_oracle_test(tree_shards --seed 9 --policy tree --sharing shard --operations 400
+                         --min-decisions 200)
+nvlsim_slurm_oracle_test(tree_mps --seed 10 --policy tree --sharing mps --operations 400 --min-decisions 200
+                         --topology ${CMAKE_CURRENT_SOURCE_DIR}/two_level.conf)
 # Slurm's start estimates (sbatch --test-only) of the jobs both refuse, against Slurm's batch rule applied to
 # nvlsim's placements: this seed gives 8 of them, 5 where Slurm's batches start the job later than nvlsim's
 # exact earliest end.

@@ -10,7 +10,6 @@
 #include "schedulers/policy_registry.hpp"
 #include "sim/core/job_requests.hpp"
 #include "sim/core/running_set.hpp"
-#include "sim/sharing_check.hpp"
 
 using namespace nvlsim;
 
@@ -99,24 +98,6 @@ TEST_CASE("several jobs sharing a GPU all own it, and it counts busy once", "[sh
   CHECK(running.state().gpu_free(5));
   CHECK(!running.contains(0));
   CHECK(running.contains(6));
-}
-
-TEST_CASE("sharing with a policy of whole GPUs is refused when the trace has a fraction",
-          "[sharing][errors]") {
-  std::vector<std::unique_ptr<PlacementPolicy>> policies;
-  policies.push_back(make_policy("per-gpu", PolicyContext{kOneRack}));
-  policies.push_back(make_policy("block", PolicyContext{kOneRack}));
-  std::vector<Job> jobs{Job{.gpus = 4}, Job{.gpus = 1}};
-  // Whole GPUs only: the setting changes nothing, so any policy may run.
-  CHECK_NOTHROW(check_gpu_sharing(policies, jobs, {GpuSharing::shard}));
-  jobs.push_back(fractional(500));
-  CHECK_NOTHROW(check_gpu_sharing(policies, jobs, {GpuSharing::none}));
-  CHECK_THROWS_WITH(check_gpu_sharing(policies, jobs, {GpuSharing::mps}),
-                    "nvlsim: --gpu-sharing mps: block does not place shared GPUs (only per-gpu does; "
-                    "docs/sharing.md), and 1 job of the trace asks for part of a GPU");
-  CHECK_THROWS_AS(check_gpu_sharing(policies, jobs, {GpuSharing::shard}), InputError);
-  policies.pop_back();
-  CHECK_NOTHROW(check_gpu_sharing(policies, jobs, {GpuSharing::shard}));
 }
 
 TEST_CASE("free shares are idle capacity, and FGD counts them as frag.go counts fractional GPUs",

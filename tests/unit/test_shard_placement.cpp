@@ -260,23 +260,54 @@ TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tr
   CHECK(nvlsim::cons_tres::first_gpu_with_free_shards(state, 0, JobRequest{.gpus = 1, .shards = 1}) == -1);
 }
 
-TEST_CASE("the policies that place whole GPUs only refuse shard requests loudly", "[shard]") {
-  const nvlsim::PolicyContext context{ClusterShape{2, 18, 4}};
-  const ClusterState state(context.shape);
-  for (const std::string name : {"block", "sub-block", "tree"}) {
-    INFO(name);
-    const auto policy = nvlsim::make_policy(name, context);
-    CHECK_THROWS_WITH(policy->place(state, JobRequest{.gpus = 1, .shards = 1}),
-                      Catch::Contains(name + ": shard and MPS requests are not supported"));
-    CHECK(policy->place(state, JobRequest{.gpus = 1}));
-  }
+TEST_CASE("sub-block packs shares into the best-fit block, and block gives a share job its block whole",
+          "[shard][sub_block][block]") {
+  const nvlsim::PolicyContext context{ClusterShape{2, 18, 4, 144}};
+  ClusterState state(context.shape);
+  // Domain 1 is the fuller one: a 64-GPU job leaves it 2 trays; domain 0 holds one GPU on tray 3.
+  Allocation big;
+  for (int gpu = 72; gpu < 72 + 64; ++gpu) big.gpus.push_back(gpu);
+  state.apply(big);
+  state.apply(Allocation{{13}, {}, {{3, 1}}});
+  const auto sub_block = nvlsim::make_policy("sub-block", context);
+  // One node: the block with the fewest trays that can serve (domain 1's 2), its trays with the fewest
+  // free GPUs first, then the first GPU with the shares.
+  auto placed = sub_block->place(state, JobRequest{.gpus = 1, .shards = 2});
+  REQUIRE(placed);
+  CHECK(placed->gpus == std::vector<int>{136});
+  CHECK(placed->shards == 2);
+  state.apply(*placed);
+  placed = sub_block->place(state, JobRequest{.gpus = 1, .shards = 2});
+  REQUIRE(placed);
+  CHECK(placed->gpus == std::vector<int>{136});  // the same GPU's other half: tray 34 has fewer free GPUs
+  // Three trays: domain 1 has only two, so the three come from domain 0, the busiest trays first.
+  placed = sub_block->place(state, JobRequest{.gpus = 3, .shards = 1});
+  REQUIRE(placed);
+  CHECK(placed->gpus == std::vector<int>{0, 4, 12});
+  CHECK_FALSE(sub_block->place(state, JobRequest{.gpus = 1, .shards = 5}));
+  CHECK_FALSE(sub_block->may_fit(state, JobRequest{.gpus = 1, .shards = 5}));
+
+  // block: the job's block is its own (--exclusive=topo), so it holds its GPU whole in an idle block.
+  const auto block = nvlsim::make_policy("block", context);
+  placed = block->place(ClusterState(context.shape), JobRequest{.gpus = 1, .shards = 1});
+  REQUIRE(placed);
+  CHECK(placed->shards == 0);
+  CHECK(placed->gpus.size() == 1);
+  CHECK(placed->held_trays.size() == 18);
+  CHECK_FALSE(block->place(state, JobRequest{.gpus = 1, .shards = 1}));  // no idle block left
+  CHECK_FALSE(block->place(ClusterState(context.shape), JobRequest{.gpus = 1, .shards = 5}));
+  CHECK_FALSE(block->may_fit(ClusterState(context.shape), JobRequest{.gpus = 1, .shards = 5}));
 }
 
 // The scheduler's contract (placement_policy.hpp) for shard requests: may_fit says no only when place
 // fails, and a request that fits keeps fitting when any running job ends.
-TEST_CASE("per-gpu shard placements keep the placement contract on random mixed loads", "[per_gpu][shard]") {
+TEST_CASE("per-gpu and tree shard placements keep the placement contract on random mixed loads",
+          "[per_gpu][tree][shard]") {
   const ClusterShape shape{2, 18, 4, 144};
-  const PerGpuPolicy policy;
+  const std::string name = GENERATE(as<std::string>{}, "per-gpu", "tree");
+  INFO(name);
+  const auto made = nvlsim::make_policy(name, nvlsim::PolicyContext{shape});
+  const nvlsim::PlacementPolicy& policy = *made;
   std::mt19937_64 rng(20);
   int placed_count = 0;
   for (int round = 0; round < 100; ++round) {

@@ -195,26 +195,30 @@ TEST_CASE("a sharing run is deterministic, and --gpu-sharing none is the run wit
                        "\"sharing_interference\": null\n") != std::string::npos);
 }
 
-TEST_CASE("a policy of whole GPUs with --gpu-sharing is refused when the trace has fractions",
-          "[sharing][e2e][errors]") {
-  const auto dir = scratch_dir("sharing-policy");
-  const auto fractional = write(dir / "f.swf", quarter_jobs_trace(true));
-  auto r = run(dir, fractional, "--policy per-gpu,block --gpu-sharing shard", "out");
-  CHECK(r.status == 2);
-  CHECK(r.err ==
-        "nvlsim: --gpu-sharing shard: block does not place shared GPUs (only per-gpu does; docs/sharing.md), "
-        "and 64 jobs of the trace ask for part of a GPU\n");
-  CHECK(!fs::exists(dir / "out/jobs.csv"));
-  // Without fractions the setting changes nothing, so every policy runs, as without it.
-  const auto whole = write(dir / "w.swf",
-                           "1 0 -1 3600 64 -1 -1 64 7200 -1 1 1 1 1 1 -1 -1 -1\n"
-                           "2 0 -1 3600 1 -1 -1 1 7200 -1 1 1 1 3 1 -1 -1 -1\n");
-  r = run(dir, whole, "--policy all --gpu-sharing mps", "mps");
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  REQUIRE(run(dir, whole, "--policy all", "plain").status == 0);
-  for (const std::string file : {"jobs.csv", "summary.csv", "timeseries.csv"})
-    CHECK(slurp((dir / "mps" / file).string()) == slurp((dir / "plain" / file).string()));
+TEST_CASE("every policy replays a fractional trace with sharing on, and block gives each job its rack",
+          "[sharing][e2e]") {
+  const auto dir = scratch_dir("sharing-policies");
+  const auto trace = write(dir / "t.swf", quarter_jobs_trace(false));
+  for (const std::string policy : {"per-gpu", "tree", "sub-block", "block"}) {
+    INFO(policy);
+    const auto r =
+        run(dir, trace, "--policy " + policy + " --gpu-sharing shard --sharing-interference 0", policy);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto jobs = read_csv((dir / policy / "jobs.csv").string());
+    CHECK(summary_of(dir / policy, "nb_jobs_success") == 64);
+    if (policy == "block") {
+      // --exclusive=topo: one job per rack at a time, on a whole GPU; 64 one-hour waves.
+      CHECK(most_jobs_on_a_gpu(jobs) == 1);
+      CHECK(jobs.num(0, "gpu_share") == 1);
+      CHECK(last_one_gpu_finish(jobs) == 64 * 3600);
+    } else {
+      // 16 GPUs of 4 quarters each, one wave.
+      CHECK(most_jobs_on_a_gpu(jobs) == 4);
+      CHECK(jobs.num(0, "gpu_share") == 0.25);
+      CHECK(last_one_gpu_finish(jobs) == 3600);
+    }
+  }
 }
 
 TEST_CASE("a failed GPU kills every job sharing it, and only those", "[sharing][e2e][failures]") {
