@@ -1,28 +1,31 @@
 #!/usr/bin/env python3
-"""GPU use of a sharing sweep counted in fractions of a GPU, from each run's files (issue 20): markdown
-tables like tables.py's, each cell "mean [95% interval]" over the seeds, or with --vs-none the paired
-change against the cell that differs only by `gpu-sharing: none` (same seed, so the same trace).
+"""GPU use of a sharing sweep that summary.csv does not give (issue 20): markdown tables like tables.py's,
+each cell "mean [95% interval]" over the seeds, or with --vs KEY=VALUE the paired change against the cell
+that differs only by KEY set to VALUE (same seed, so the same trace): `--vs gpu-sharing=none` pairs a
+sharing cell with its cell without sharing (its shards-per-gpu and sharing-interference dropped),
+`--vs sharing-interference=0` a cell with its cell without interference.
 
-    python3 analysis/studies/sharing_use.py SWEEP_DIR [--vs-none] [--window makespan|arrivals|FROM:[TO]]
+    python3 analysis/studies/sharing_use.py SWEEP_DIR [--vs KEY=VALUE] [--window makespan|arrivals|FROM:[TO]]
+                                            [--summary gpu_utilization,mean_waiting_time,...]
 
-Until summary.csv counts fractions (docs/sharing.md, "Missing pieces"), its `gpu_utilization` and
-`idle_gpu_hours` count a sharing job's whole GPU, once per job sharing it. The measures here do not:
+summary.csv counts what jobs hold: GPUs x `gpu_share` (K/N shards, K/100 MPS, 1 whole), a shared GPU
+once. Read it for held-share utilization (`gpu_utilization`), idle GPU-time (`idle_gpu_hours`,
+`idle_cost_usd`), GPU-time lost to interference (`slowdown_gpu_hours`), jobs killed at their time limit
+(`nb_jobs_killed`) and fragmentation (`fgd_fragmentation`); `--summary` adds any of its columns to the
+table (over the makespan, whatever the window), so that they too can be paired with --vs.
+What it does not give, measured here over a window (the makespan, as summary.csv's, by default; the
+arrivals, first to last submission of the jobs that ran; or FROM:TO seconds, TO empty for the makespan's
+end), over platform GPUs x the window:
 
-The GPU measures are taken over a window: the makespan (the default, as summary.csv's), the arrivals
-(first to last submission of the jobs that ran: the steady state, without the drain after the last
-arrival), or FROM:TO seconds of simulated time (TO empty: the makespan's end).
-
-- `occupancy`: GPUs holding a job, a GPU holding shares counted once (timeseries.csv `busy_gpus`),
-  over platform GPUs x the window.
-- `compute_use`: what the jobs ask, over platform GPUs x the window: a job asking part of a GPU (SWF
-  field 19) counts that part of its GPU over its run, a whole-GPU job its GPUs. A job is assumed to use
-  what it asks and no more (nvlsim has no per-job utilization): this is the utilization the pooling
-  claim speaks of, under that assumption.
-- `use_of_occupied`: compute_use / occupancy, how full the GPUs holding jobs are.
-- `use_of_fractional_gpus`: the same for the GPUs holding jobs that ask part of a GPU: their asked
-  fractions over the time such GPUs hold at least one of them (whole-GPU jobs left out).
-- `idle_gpu_hours_ts`: GPU-hours of GPUs holding no job in the window (timeseries.csv `free_gpus` +
-  `held_idle_gpus`); over the makespan, summary.csv's `idle_gpu_hours` counted with shared GPUs once.
+- `asked_use`: what the jobs ask rather than hold: a job asking part of a GPU (SWF field 19) counts that
+  part over its run, a whole-GPU job its GPUs. Over the makespan, summary's `gpu_utilization` minus this
+  is the rounding up to whole shards (or, without sharing, to a whole GPU). A job is assumed to use what it
+  asks and no more (nvlsim has no per-job utilization): the utilization the pooling claim speaks of.
+- `work_use`: the same at each job's speed alone: its attempts' `work_done_time` (trace run time got
+  through) spread over their run. Below `asked_use` by the time interference (and placement) slowed jobs;
+  an attempt killed at its time limit counts nothing.
+- `fractional_gpu_use`: the asked fractions over the time GPUs hold at least one job asking part of a GPU
+  (whole-GPU jobs left out): how full pooling makes the GPUs that hold fractional jobs.
 - `wait_fractional`, `wait_whole`: mean waiting time of the jobs asking part of a GPU, and of the others.
 """
 
@@ -35,9 +38,10 @@ import sys
 
 import pandas as pd
 
-METRICS = ["occupancy", "compute_use", "use_of_occupied", "use_of_fractional_gpus", "idle_gpu_hours_ts",
-           "wait_fractional", "wait_whole"]
-SHARES = {"occupancy", "compute_use", "use_of_occupied", "use_of_fractional_gpus"}
+METRICS = ["asked_use", "work_use", "fractional_gpu_use", "wait_fractional", "wait_whole"]
+SHARES = {"asked_use", "work_use", "fractional_gpu_use", "gpu_utilization", "goodput", "fragmentation",
+          "fgd_fragmentation"}
+SHARING = {"gpu-sharing", "shards-per-gpu", "sharing-interference"}
 # Student t, 97.5% quantile, by degrees of freedom (the sweep's own intervals use the same).
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 
@@ -67,13 +71,13 @@ def count_gpus(interval_set):
     return total
 
 
-def run_measures(run_dir, trace, window):
+def run_measures(run_dir, trace, window, summary_columns):
     """One row per policy of one finished run."""
     gpus = json.load(open(os.path.join(run_dir, "run.json")))["platform"]["gpus"]
     milli = gpu_milli(trace)
     jobs = pd.read_csv(os.path.join(run_dir, "jobs.csv"))
     attempts = pd.read_csv(os.path.join(run_dir, "attempts.csv"))
-    series = pd.read_csv(os.path.join(run_dir, "timeseries.csv"))
+    summary = pd.read_csv(os.path.join(run_dir, "summary.csv")).set_index("policy")
     rows = []
     for policy, pjobs in jobs.groupby("policy", sort=False):
         ran = pjobs[pjobs["starting_time"].notna()]
@@ -84,13 +88,11 @@ def run_measures(run_dir, trace, window):
             low, _, high = window.partition(":")
             start, end = float(low), float(high) if high else end
         capacity = gpus * (end - start)
-        ts = series[series["policy"] == policy].sort_values("time")
-        held = ts["time"].clip(start, end)
-        dt = held.shift(-1, fill_value=end) - held
         att = attempts[attempts["policy"] == policy]
         part = att["job_id"].map(milli).fillna(0) / 1000
         asked = part.where(part > 0, att["allocated_resources"].map(count_gpus))
-        overlap = (att["finish_time"].clip(start, end) - att["starting_time"].clip(start, end))
+        overlap = att["finish_time"].clip(start, end) - att["starting_time"].clip(start, end)
+        speed = (att["work_done_time"].fillna(0) / att["execution_time"]).where(att["execution_time"] > 0, 0)
         fractional = ran["job_id"].map(milli).fillna(0) > 0
         # Time each GPU holds at least one fractional job, from their attempts' starts and ends.
         shared = att[part > 0]
@@ -104,14 +106,13 @@ def run_measures(run_dir, trace, window):
         held_shared = ((events["next"] - events["time"]) * (events["holding"] > 0)).sum()
         rows.append({
             "policy": policy,
-            "occupancy": (ts["busy_gpus"] * dt).sum() / capacity,
-            "compute_use": (asked * overlap).sum() / capacity,
-            "use_of_fractional_gpus": (part * overlap).sum() / held_shared if held_shared > 0 else float("nan"),
-            "idle_gpu_hours_ts": ((ts["free_gpus"] + ts["held_idle_gpus"]) * dt).sum() / 3600,
+            "asked_use": (asked * overlap).sum() / capacity,
+            "work_use": (asked * overlap * speed).sum() / capacity,
+            "fractional_gpu_use": (part * overlap).sum() / held_shared if held_shared > 0 else float("nan"),
             "wait_fractional": ran.loc[fractional, "waiting_time"].mean(),
             "wait_whole": ran.loc[~fractional, "waiting_time"].mean(),
+            **{c: summary.loc[policy, c] for c in summary_columns},
         })
-        rows[-1]["use_of_occupied"] = rows[-1]["compute_use"] / rows[-1]["occupancy"]
     return rows
 
 
@@ -140,15 +141,18 @@ def number(metric, value, change):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sweep_dir")
-    parser.add_argument("--vs-none", action="store_true",
-                        help="the paired change against the same cell with gpu-sharing none")
+    parser.add_argument("--vs", metavar="KEY=VALUE",
+                        help="the paired change against the cell that differs only by KEY=VALUE")
     parser.add_argument("--window", default="makespan",
                         help="makespan (default), arrivals, or FROM:TO seconds (TO empty: the makespan's end)")
+    parser.add_argument("--summary", default="", help="comma-separated summary.csv columns to show as well")
     parser.add_argument("--policies", help="comma-separated policies to show (default: all)")
     args = parser.parse_args()
 
     grid = json.load(open(os.path.join(args.sweep_dir, "sweep-grid.json")))
     cells, varying = grid["cells"], grid["varying"]
+    extra = [c for c in args.summary.split(",") if c]
+    metrics = METRICS + extra
     rows = []
     for run in grid["runs"]:
         run_dir = os.path.join(args.sweep_dir, "runs", run["run"])
@@ -156,7 +160,7 @@ def main():
             continue
         settings = cells[run["cell"]]
         trace = settings.get("trace") or os.path.join(run_dir, "trace.swf")
-        for row in run_measures(run_dir, trace, args.window):
+        for row in run_measures(run_dir, trace, args.window, extra):
             rows.append({"cell": run["cell"], "seed": run["seed"], **row})
     if not rows:
         sys.exit(f"sharing_use.py: no finished run in {args.sweep_dir}")
@@ -164,40 +168,39 @@ def main():
     if args.policies:
         table = table[table["policy"].isin(args.policies.split(","))]
 
-    def key(cell, without_sharing=False):
-        return tuple((s, cells[cell].get(s, "")) for s in sorted(cells[cell]) if not (without_sharing and
-                                                                                      s == "gpu-sharing"))
-
-    baseline = {}
-    for cell, settings in enumerate(cells):
-        if settings.get("gpu-sharing", "none") == "none" and "shards-per-gpu" not in settings:
-            baseline.setdefault(key(cell, True), cell)
+    def reference(cell):
+        """The cell that differs from `cell` only by --vs's KEY=VALUE, or None."""
+        key, _, value = args.vs.partition("=")
+        target = {k: str(v) for k, v in cells[cell].items()
+                  if not (key == "gpu-sharing" and value == "none" and k in SHARING)}
+        target[key] = value
+        found = [c for c, s in enumerate(cells) if {k: str(v) for k, v in s.items()} == target]
+        return found[0] if found and found[0] != cell else None
 
     shown = [s for s in varying if s != "policy-file"] + (["policy-file"] if "policy-file" in varying else [])
-    metrics = [f"{m} (change vs none)" if args.vs_none else m for m in METRICS]
-    print("| " + " | ".join(shown + ["policy", "n"] + metrics) + " |")
+    print("| " + " | ".join(shown + ["policy", "n"] + [f"Δ {m}" if args.vs else m
+                                                       for m in metrics]) + " |")
     print("|" + "---|" * (len(shown) + 2 + len(metrics)))
     for (cell, policy), group in table.groupby(["cell", "policy"], sort=False):
         settings = cells[cell]
-        if args.vs_none:
-            plain = {k: v for k, v in settings.items() if k != "shards-per-gpu"}
-            base_cell = baseline.get(tuple((s, plain.get(s, "")) for s in sorted(plain) if s != "gpu-sharing"))
-            if base_cell is None or base_cell == cell:
+        if args.vs:
+            base_cell = reference(cell)
+            if base_cell is None:
                 continue
             base = table[(table["cell"] == base_cell) & (table["policy"] == policy)].set_index("seed")
             group = group.set_index("seed")
             seeds = group.index.intersection(base.index)
-            stats = {m: interval(list(group.loc[seeds, m] - base.loc[seeds, m])) for m in METRICS}
+            stats = {m: interval(list(group.loc[seeds, m] - base.loc[seeds, m])) for m in metrics}
             n = len(seeds)
         else:
-            stats = {m: interval(list(group[m])) for m in METRICS}
+            stats = {m: interval(list(group[m])) for m in metrics}
             n = len(group)
         values = []
-        for m in METRICS:
+        for m in metrics:
             mean, low, high = stats[m]
-            text = number(m, mean, args.vs_none)
-            values.append(text if pd.isna(low) else f"{text} [{number(m, low, args.vs_none)}, "
-                                                      f"{number(m, high, args.vs_none)}]")
+            text = number(m, mean, bool(args.vs))
+            values.append(text if pd.isna(low) else f"{text} [{number(m, low, bool(args.vs))}, "
+                                                      f"{number(m, high, bool(args.vs))}]")
         names = [os.path.relpath(settings[s], os.path.dirname(grid["grid"])) if s == "policy-file" and s in settings
                  else settings.get(s, "—") for s in shown]
         print("| " + " | ".join(names + [policy, str(n)] + values) + " |")
