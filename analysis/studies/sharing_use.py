@@ -38,6 +38,8 @@ import sys
 
 import pandas as pd
 
+from tables import cell_text
+
 METRICS = ["asked_use", "work_use", "fractional_gpu_use", "wait_fractional", "wait_whole"]
 SHARES = {"asked_use", "work_use", "fractional_gpu_use", "gpu_utilization", "goodput", "fragmentation",
           "fgd_fragmentation"}
@@ -129,15 +131,6 @@ def interval(values):
     return mean, mean - half, mean + half
 
 
-def number(metric, value, change):
-    if pd.isna(value):
-        return ""
-    sign = "+" if change else ""
-    if metric in SHARES:
-        return f"{100 * value:{sign}.1f} pp" if change else f"{100 * value:.1f}%"
-    return f"{value:{sign},.0f}" if abs(value) >= 100 else f"{value:{sign}.3g}"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sweep_dir")
@@ -198,9 +191,7 @@ def main():
         values = []
         for m in metrics:
             mean, low, high = stats[m]
-            text = number(m, mean, bool(args.vs))
-            values.append(text if pd.isna(low) else f"{text} [{number(m, low, bool(args.vs))}, "
-                                                      f"{number(m, high, bool(args.vs))}]")
+            values.append(cell_text(m, mean, low, high, bool(args.vs), SHARES))
         names = [os.path.relpath(settings[s], os.path.dirname(grid["grid"])) if s == "policy-file" and s in settings
                  else settings.get(s, "—") for s in shown]
         print("| " + " | ".join(names + [policy, str(n)] + values) + " |")

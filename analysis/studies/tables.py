@@ -16,20 +16,22 @@ SHARES = {"bw_utilization", "gpu_utilization", "nvlink_utilization", "ib_utiliza
           "bw_efficiency_p90"}
 
 
-def number(metric, value, change):
-    """A value, or with `change` a difference: shares in percentage points, signed."""
+def number(metric, value, change, shares=SHARES):
+    """A value, or with `change` a difference: the metrics in `shares` in percentage points, signed."""
     if pd.isna(value):
         return ""
     sign = "+" if change else ""
-    if metric in SHARES:
+    if metric in shares:
         return f"{100 * value:{sign}.1f} pp" if change else f"{100 * value:.1f}%"
     return f"{value:{sign},.0f}" if abs(value) >= 100 else f"{value:{sign}.3g}"
 
 
-def cell_text(metric, mean, low, high, change):
+def cell_text(metric, mean, low, high, change, shares=SHARES):
+    """ "mean [low, high]", or the mean alone without an interval."""
+    text = number(metric, mean, change, shares)
     if pd.isna(low):
-        return number(metric, mean, change)
-    return f"{number(metric, mean, change)} [{number(metric, low, change)}, {number(metric, high, change)}]"
+        return text
+    return f"{text} [{number(metric, low, change, shares)}, {number(metric, high, change, shares)}]"
 
 
 def main():
