@@ -19,6 +19,9 @@ struct ClusterShape {
   int gpus() const { return domains * gpus_per_domain(); }
   int racks() const { return domains * racks_per_domain; }
   int gpus_per_rack() const { return gpus_per_domain() / racks_per_domain; }
+  int gpus_per_zone() const { return gpus_per_domain() / zones_per_domain; }
+  // The GPU's zone, numbered over the whole machine: domain * zones_per_domain + zone in the domain.
+  int zone_of_gpu(int gpu) const { return gpu / gpus_per_zone(); }
   int tray_of_gpu(int gpu) const { return gpu / gpus_per_tray; }
   int domain_of_gpu(int gpu) const { return gpu / gpus_per_domain(); }
   int domain_of_tray(int tray) const { return tray / trays_per_domain; }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <numeric>
+#include <tuple>
 
 namespace nvlsim {
 
@@ -57,22 +57,69 @@ int nics_used(int gpus, const FabricParams& f) {
   return std::min(gpus, f.nccl_nics_per_domain);
 }
 
-// One flow per domain with more than one GPU: each GPU sends `bytes_of(n_i)` over NVLink.
+// A job's groups seen by domain.
+struct Domains {
+  std::vector<int> gpus;         // per domain
+  std::vector<int> first_group;  // per domain
+  std::vector<int> zones;        // groups per domain
+  int count() const { return static_cast<int>(gpus.size()); }
+};
+
+Domains domains_of(std::span<const GpuGroup> groups) {
+  Domains d;
+  for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+    if (groups[g].domain == d.count()) {
+      d.gpus.push_back(0);
+      d.first_group.push_back(g);
+      d.zones.push_back(0);
+    }
+    d.gpus.back() += groups[g].gpus;
+    ++d.zones.back();
+  }
+  return d;
+}
+
+// One flow per group with more than one GPU: each of its m GPUs sends `bytes_of(group)` over NVLink at
+// `efficiency_of(m)`.
+template <class Bytes, class Efficiency>
+void add_in_group(CollectiveStep& step, std::span<const GpuGroup> groups, Efficiency efficiency_of,
+                  Bytes bytes_of) {
+  for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+    const int m = groups[g].gpus;
+    if (m > 1) step.flows.push_back({g, g, Plane::nvlink, bytes_of(groups[g]), m, efficiency_of(m)});
+  }
+}
+
+// `total` bytes from zone group `from` to zone group `to` over the midplane, spread evenly over the GPUs of
+// both: max(m_from, m_to) flows, the r-th from GPU r mod m_from to GPU r mod m_to, one GPU's transfer each.
+void add_between_zones(CollectiveStep& step, std::span<const GpuGroup> groups, int from, int to, double total,
+                       const FabricParams& f) {
+  const int m_from = groups[from].gpus;
+  const int m_to = groups[to].gpus;
+  const int flows = std::max(m_from, m_to);
+  for (int r = 0; r < flows; ++r)
+    step.flows.push_back(
+        {from, to, Plane::nvlink, total / flows, 1, f.nvlink_efficiency, r % m_from, r % m_to});
+}
+
+// The ring between a domain's zones: zone j hands `zone_bytes(domain)` to the next zone of its domain.
 template <class Bytes>
-void add_nvlink(CollectiveStep& step, std::span<const int> per_domain, double efficiency, Bytes bytes_of) {
-  for (int i = 0; i < static_cast<int>(per_domain.size()); ++i) {
-    const int n = per_domain[i];
-    if (n > 1) step.flows.push_back({i, i, Plane::nvlink, bytes_of(n), n, efficiency});
+void add_zone_ring(CollectiveStep& step, std::span<const GpuGroup> groups, const Domains& d, Bytes zone_bytes,
+                   const FabricParams& f) {
+  for (int i = 0; i < d.count(); ++i) {
+    if (d.zones[i] < 2) continue;
+    for (int j = 0; j < d.zones[i]; ++j)
+      add_between_zones(step, groups, d.first_group[i] + j, d.first_group[i] + (j + 1) % d.zones[i],
+                        zone_bytes(i), f);
   }
 }
 
 // Domain i's NICs in use carry `per_domain_bytes` between them, towards the next domain.
-void add_between(CollectiveStep& step, std::span<const int> per_domain, double per_domain_bytes,
-                 const FabricParams& f) {
-  const int d = static_cast<int>(per_domain.size());
-  for (int i = 0; i < d; ++i) {
-    const int k = nics_used(per_domain[i], f);
-    step.flows.push_back({i, (i + 1) % d, Plane::infiniband, per_domain_bytes / k, k, f.nic_efficiency});
+void add_between(CollectiveStep& step, const Domains& d, double per_domain_bytes, const FabricParams& f) {
+  for (int i = 0; i < d.count(); ++i) {
+    const int k = nics_used(d.gpus[i], f);
+    step.flows.push_back({d.first_group[i], d.first_group[(i + 1) % d.count()], Plane::infiniband,
+                          per_domain_bytes / k, k, f.nic_efficiency});
   }
 }
 
@@ -81,70 +128,107 @@ std::vector<CollectiveStep> only(CollectiveStep step) {
   return {std::move(step)};
 }
 
-std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const int> per_domain, int gpus,
+std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuGroup> groups, int gpus,
                                        double s, const FabricParams& f) {
-  const int d = static_cast<int>(per_domain.size());
+  const Domains d = domains_of(groups);
+  // NVLS inside a group where it runs (more than 2 GPUs), else a ring.
+  const auto nvls_or_ring = [&f](int m) {
+    return f.nvlink_sharp && m > 2 ? f.nvls_efficiency : f.nvlink_efficiency;
+  };
   CollectiveStep step;
   switch (algorithm) {
     case Algorithm::nvls:
-      if (d != 1 || gpus <= 2 || !f.nvlink_sharp) return {};
-      add_nvlink(step, per_domain, f.nvls_efficiency, [s](int n) { return ring_share(n) * s; });
+      if (d.count() != 1 || gpus <= 2 || !f.nvlink_sharp) return {};
+      add_in_group(step, groups, nvls_or_ring, [s](const GpuGroup& g) { return ring_share(g.gpus) * s; });
+      add_zone_ring(
+          step, groups, d, [&d, s](int i) { return ring_share(d.zones[i]) * s; }, f);
       break;
     case Algorithm::ring:
-      add_nvlink(step, per_domain, f.nvlink_efficiency, [s, gpus](int) { return ring_share(gpus) * s; });
-      if (d > 1) add_between(step, per_domain, ring_share(gpus) * s, f);
+      // Every GPU sends 2 (n-1)/n S to the next; of a zone's m GPUs' traffic, a 1/m share goes on to the
+      // next zone, over the midplane.
+      add_in_group(
+          step, groups, [&f](int) { return f.nvlink_efficiency; },
+          [&d, s, gpus](const GpuGroup& g) {
+            const double sent = ring_share(gpus) * s;
+            return d.zones[g.domain] > 1 ? sent * (g.gpus - 1.0) / g.gpus : sent;
+          });
+      add_zone_ring(
+          step, groups, d, [s, gpus](int) { return ring_share(gpus) * s; }, f);
+      if (d.count() > 1) add_between(step, d, ring_share(gpus) * s, f);
       break;
     case Algorithm::tree:
-    case Algorithm::nvls_tree: {
-      if (d == 1 || (algorithm == Algorithm::nvls_tree) != f.nvlink_sharp) return {};
-      // Inside a domain NVLS where it runs (more than 2 GPUs), else a ring; the levels are pipelined.
-      for (int i = 0; i < d; ++i) {
-        const int n = per_domain[i];
-        const double e = f.nvlink_sharp && n > 2 ? f.nvls_efficiency : f.nvlink_efficiency;
-        if (n > 1) step.flows.push_back({i, i, Plane::nvlink, ring_share(n) * s, n, e});
-      }
-      add_between(step, per_domain, tree_share(d) * s, f);
+    case Algorithm::nvls_tree:
+      if (d.count() == 1 || (algorithm == Algorithm::nvls_tree) != f.nvlink_sharp) return {};
+      // The levels are pipelined: zone, between zones, between domains.
+      add_in_group(step, groups, nvls_or_ring, [s](const GpuGroup& g) { return ring_share(g.gpus) * s; });
+      add_zone_ring(
+          step, groups, d, [&d, s](int i) { return ring_share(d.zones[i]) * s; }, f);
+      add_between(step, d, tree_share(d.count()) * s, f);
       break;
-    }
     case Algorithm::direct:
       return {};
   }
   return only(std::move(step));
 }
 
-std::vector<CollectiveStep> all_to_all(std::span<const int> per_domain, int gpus, double s,
+std::vector<CollectiveStep> all_to_all(std::span<const GpuGroup> groups, int gpus, double s,
                                        const FabricParams& f) {
-  const int d = static_cast<int>(per_domain.size());
+  const Domains d = domains_of(groups);
   CollectiveStep step;
-  add_nvlink(step, per_domain, f.nvlink_efficiency, [gpus, s](int n) { return (n - 1.0) / gpus * s; });
-  // A GPU sends s/n to every other GPU: n_j/n of the message to domain j, through its own NIC.
-  for (int i = 0; i < d; ++i)
-    for (int j = 0; j < d; ++j)
+  add_in_group(
+      step, groups, [&f](int) { return f.nvlink_efficiency; },
+      [gpus, s](const GpuGroup& g) { return (g.gpus - 1.0) / gpus * s; });
+  // A GPU sends s/n to every other GPU: m_b/n of the message to zone b of its domain over the midplane,
+  for (int i = 0; i < d.count(); ++i)
+    for (int a = d.first_group[i]; a < d.first_group[i] + d.zones[i]; ++a)
+      for (int b = d.first_group[i]; b < d.first_group[i] + d.zones[i]; ++b)
+        if (a != b) add_between_zones(step, groups, a, b, groups[a].gpus * (groups[b].gpus * s / gpus), f);
+  // and n_j/n of it to domain j, through its own NIC.
+  for (int i = 0; i < d.count(); ++i)
+    for (int j = 0; j < d.count(); ++j)
       if (i != j)
-        step.flows.push_back(
-            {i, j, Plane::infiniband, per_domain[j] * s / gpus, per_domain[i], f.nic_efficiency});
+        step.flows.push_back({d.first_group[i], d.first_group[j], Plane::infiniband, d.gpus[j] * s / gpus,
+                              d.gpus[i], f.nic_efficiency});
   return only(std::move(step));
+}
+
+int total_gpus(std::span<const GpuGroup> groups) {
+  int n = 0;
+  for (const auto& g : groups) n += g.gpus;
+  return n;
 }
 
 }  // namespace
 
-CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const int> per_domain, double message_bytes,
-                               const FabricParams& fabric) {
-  const int gpus = std::accumulate(per_domain.begin(), per_domain.end(), 0);
-  if (gpus <= 1) return {algorithm, {}};
-  return {algorithm, all_reduce(algorithm, per_domain, gpus, message_bytes, fabric)};
+std::vector<GpuGroup> domain_groups(std::span<const int> gpus_per_domain) {
+  std::vector<GpuGroup> groups;
+  for (int i = 0; i < static_cast<int>(gpus_per_domain.size()); ++i)
+    groups.push_back({gpus_per_domain[i], i});
+  return groups;
 }
 
-CollectivePlan plan_collective(Collective collective, std::span<const int> per_domain, double message_bytes,
+CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const GpuGroup> groups, double message_bytes,
                                const FabricParams& fabric) {
-  const int gpus = std::accumulate(per_domain.begin(), per_domain.end(), 0);
+  const int gpus = total_gpus(groups);
+  if (gpus <= 1) return {algorithm, {}};
+  return {algorithm, all_reduce(algorithm, groups, gpus, message_bytes, fabric)};
+}
+
+CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const int> gpus_per_domain,
+                               double message_bytes, const FabricParams& fabric) {
+  return plan_all_reduce(algorithm, domain_groups(gpus_per_domain), message_bytes, fabric);
+}
+
+CollectivePlan plan_collective(Collective collective, std::span<const GpuGroup> groups, double message_bytes,
+                               const FabricParams& fabric) {
+  const int gpus = total_gpus(groups);
   if (gpus <= 1) return {collective == Collective::all_reduce ? Algorithm::ring : Algorithm::direct, {}};
   if (collective == Collective::all_to_all)
-    return {Algorithm::direct, all_to_all(per_domain, gpus, message_bytes, fabric)};
+    return {Algorithm::direct, all_to_all(groups, gpus, message_bytes, fabric)};
   CollectivePlan best;
   double best_time = std::numeric_limits<double>::infinity();
   for (Algorithm a : {Algorithm::nvls, Algorithm::nvls_tree, Algorithm::tree, Algorithm::ring}) {
-    CollectivePlan plan = plan_all_reduce(a, per_domain, message_bytes, fabric);
+    CollectivePlan plan = plan_all_reduce(a, groups, message_bytes, fabric);
     if (plan.steps.empty()) continue;
     const double t = uncontended_time(plan.steps, fabric);
     if (t < best_time) {
@@ -155,17 +239,55 @@ CollectivePlan plan_collective(Collective collective, std::span<const int> per_d
   return best;
 }
 
+CollectivePlan plan_collective(Collective collective, std::span<const int> gpus_per_domain,
+                               double message_bytes, const FabricParams& fabric) {
+  return plan_collective(collective, domain_groups(gpus_per_domain), message_bytes, fabric);
+}
+
+namespace {
+
+// A side of a link a step loads: a representative GPU's port out or in, a zone link out or in, a group's
+// representative NIC out.
+enum class Side { port_out, port_in, zone_out, zone_in, nic_out };
+
+struct Load {
+  double wire_bytes = 0;
+  double latency = 0;  // the longest route's crossing it
+};
+
+}  // namespace
+
 double uncontended_time(std::span<const CollectiveStep> steps, const FabricParams& fabric) {
   double total = 0;
   for (const auto& step : steps) {
-    // Wire bytes each representative port sends, by (plane, source domain).
-    std::map<std::pair<Plane, int>, double> sent;
-    for (const auto& f : step.flows) sent[{f.plane, f.src_domain}] += f.wire_bytes();
+    std::map<std::tuple<Side, int, int>, Load> loads;  // by (side, group, member)
+    const auto add = [&loads](Side side, int group, int member, const PlannedFlow& f, double latency) {
+      Load& l = loads[{side, group, member}];
+      l.wire_bytes += f.wire_bytes();
+      l.latency = std::max(l.latency, latency);
+    };
+    for (const auto& f : step.flows) {
+      if (f.plane == Plane::infiniband) {
+        add(Side::nic_out, f.src_group, 0, f, 3 * fabric.ib_latency);
+      } else if (!f.between_zones()) {
+        add(Side::port_out, f.src_group, 0, f, 2 * fabric.nvlink_latency);
+        add(Side::port_in, f.src_group, 1, f, 2 * fabric.nvlink_latency);
+      } else {
+        // Port, zone link, zone link, port: two switch hops more than inside a zone.
+        const double latency = 4 * fabric.nvlink_latency;
+        add(Side::port_out, f.src_group, f.src_member, f, latency);
+        add(Side::zone_out, f.src_group, 0, f, latency);
+        add(Side::zone_in, f.dst_group, 0, f, latency);
+        add(Side::port_in, f.dst_group, f.dst_member, f, latency);
+      }
+    }
     double longest = 0;
-    for (const auto& [key, bytes] : sent) {
-      const double t = key.first == Plane::nvlink ? 2 * fabric.nvlink_latency + bytes / fabric.nvlink_gpu_bw()
-                                                  : 3 * fabric.ib_latency + bytes / fabric.nic_bw;
-      longest = std::max(longest, t);
+    for (const auto& [key, load] : loads) {
+      const Side side = std::get<0>(key);
+      const double bw = side == Side::nic_out                             ? fabric.nic_bw
+                        : side == Side::zone_out || side == Side::zone_in ? fabric.zone_link_bw()
+                                                                          : fabric.nvlink_gpu_bw();
+      longest = std::max(longest, load.latency + load.wire_bytes / bw);
     }
     total += longest;
   }
@@ -192,6 +314,14 @@ std::vector<int> reference_placement(int gpus, int gpus_per_domain) {
   std::vector<int> counts(d, gpus / d);
   for (int i = 0; i < gpus % d; ++i) ++counts[i];
   return counts;
+}
+
+std::vector<GpuGroup> reference_groups(int gpus, int gpus_per_domain, int gpus_per_zone) {
+  std::vector<GpuGroup> groups;
+  const auto domains = reference_placement(gpus, gpus_per_domain);
+  for (int i = 0; i < static_cast<int>(domains.size()); ++i)
+    for (int zone_gpus : reference_placement(domains[i], gpus_per_zone)) groups.push_back({zone_gpus, i});
+  return groups;
 }
 
 }  // namespace nvlsim

@@ -23,11 +23,16 @@ struct FabricParams {
   // NICs of a domain NCCL's all-reduce uses between domains. Assumed: 8 is the count whose tree matches
   // the 20-rack NCCL 2.26 figure (203 GB/s); NCCL 2.27.3 and later use up to 16 on GB200.
   int nccl_nics_per_domain = 8;
-  double inter_zone_bw = 0;  // bytes/s each way per GPU between a domain's zones; 0 = one zone.
-                             // Recorded, not yet modelled: the replay sees one NVLink level.
+  // A domain with zones (NVL576) joins them through a midplane: each zone has one link onto it, of
+  // inter_zone_bw bytes/s each way for each of the zone's gpus_per_zone GPUs (docs/model.md, "Zones").
+  // 0 and 0 with one zone per domain.
+  double inter_zone_bw = 0;
+  int gpus_per_zone = 0;
 
   // Per GPU per direction over NVLink: 18 x 50 GB/s = 900 GB/s.
   double nvlink_gpu_bw() const { return nvlink_links_per_gpu * nvlink_link_bw; }
+  // Bytes/s each way of a zone's midplane link.
+  double zone_link_bw() const { return inter_zone_bw * gpus_per_zone; }
 };
 
 }  // namespace nvlsim

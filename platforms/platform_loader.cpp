@@ -7,6 +7,7 @@
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
 #include "platforms/ib_plane.hpp"
+#include "platforms/nvlink_plane.hpp"
 #include "platforms/platform_file_check.hpp"
 #include "platforms/platform_properties.hpp"
 #include "platforms/platform_resource_check.hpp"
@@ -56,6 +57,14 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
       build_ib_plane(*engine.get_netzone_root(), p.spec);
     } catch (const std::exception& e) {
       throw InputError(fmt::format("{}: building the InfiniBand plane of a format {} platform: {}", file,
+                                   p.spec.format_version, e.what()));
+    }
+  }
+  if (p.spec.format_version >= 3) {
+    try {
+      build_nvlink_plane(*engine.get_netzone_root(), p.spec);
+    } catch (const std::exception& e) {
+      throw InputError(fmt::format("{}: building the NVLink plane of a format {} platform: {}", file,
                                    p.spec.format_version, e.what()));
     }
   }

@@ -69,7 +69,7 @@ const SystemFacts& read_system(const PropertyReader& props) {
 PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::string& file) {
   const PropertyReader props(lookup, file);
   PlatformSpec spec;
-  spec.format_version = props.get<int>("format_version", 1, 2);
+  spec.format_version = props.get<int>("format_version", 1, 3);
   const SystemFacts& system = read_system(props);
   spec.system = system.name;
   auto& s = spec.shape;
@@ -113,6 +113,13 @@ PlatformSpec read_platform_properties(const PropertyLookup& lookup, const std::s
       props.fail(
           "inter_zone_bw",
           fmt::format("missing: a domain of {} zones needs the bandwidth between them", s.zones_per_domain));
+    f.gpus_per_zone = s.gpus_per_zone();
+    // Format 2 wrote one NVLink cluster, with no link between zones.
+    if (spec.format_version < 3)
+      props.fail("format_version",
+                 fmt::format("{} describes NVLink domains of {} zones without the links between them; "
+                             "write it again with `nvlsim platform` (format 3)",
+                             spec.format_version, s.zones_per_domain));
   }
   spec.partial_operation = props.get_or<int>("partial_operation", 0, 1, 0) != 0;
   if (const char* names = props.optional("node_names")) spec.node_names = names;

@@ -23,7 +23,10 @@ PlatformSpec system_platform(const SystemFacts& system, int racks) {
   auto& f = spec.fabric;
   f.nvlink_links_per_gpu = system.nvlink_links_per_gpu.value;
   f.nvlink_link_bw = system.nvlink_link_bw.value;
-  f.inter_zone_bw = system.inter_zone_bw.value;
+  if (s.zones_per_domain > 1) {
+    f.inter_zone_bw = system.inter_zone_bw.value;
+    f.gpus_per_zone = s.gpus_per_zone();
+  }
   f.nic_bw = system.nic_bw.value;
   return spec;
 }

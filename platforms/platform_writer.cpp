@@ -37,7 +37,9 @@ std::string platform_xml(const PlatformSpec& spec) {
   // stay inside the fabric zone, so the root's route table is never consulted.
   out += "  <zone id=\"nvlsim\" routing=\"Full\">\n";
   const char* in = "    ";
-  prop(out, in, "format_version", "2");  // this writer's format
+  // Format 3 when the domains have zones: nvlsim builds the NVLink plane too (platforms/nvlink_plane.hpp).
+  const bool zoned = s.zones_per_domain > 1;
+  prop(out, in, "format_version", zoned ? "3" : "2");
   prop(out, in, "system", spec.system);
   prop(out, in, "domains", std::to_string(s.domains));
   prop(out, in, "trays_per_domain", std::to_string(s.trays_per_domain));
@@ -60,15 +62,22 @@ std::string platform_xml(const PlatformSpec& spec) {
   // Only when on: a file without it reads as off, and NVLink 5 systems' files stay as they were.
   if (spec.partial_operation) prop(out, in, "partial_operation", "1");
   if (!spec.node_names.empty()) prop(out, in, "node_names", spec.node_names);
-  // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).
-  const NvlinkDomainGraph domain(s.gpus_per_domain(), f.nvlink_links_per_gpu, f.nvlink_link_bw);
-  // One cluster for every domain's GPUs: a route between two GPUs is their two ports, and nvlsim never
-  // routes NVLink traffic between domains, so a zone per domain would only slow loading down.
-  out += fmt::format(
-      "    <!-- NVLink: GPU g's port is nvl_link_g; {} GPUs per domain -->\n"
-      "    <cluster id=\"nvl\" prefix=\"gpu-\" suffix=\"\" radical=\"0-{}\" speed=\"1f\" "
-      "bw=\"{}Bps\" lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-      s.gpus_per_domain(), s.gpus() - 1, num(domain.gpu_bandwidth(0)), num(f.nvlink_latency));
+  if (zoned) {
+    out += fmt::format(
+        "    <!-- NVLink: {} zones of {} GPUs per domain; nvlsim builds this plane from the properties when "
+        "it\n         loads the file (zone nvl, hosts gpu-<id>, zone links nvl-zone-<domain>-<zone>) -->\n",
+        s.zones_per_domain, s.gpus_per_zone());
+  } else {
+    // A GPU's NVLink port carries what its healthy links to the switch chips carry (one link per chip).
+    const NvlinkDomainGraph domain(s.gpus_per_domain(), f.nvlink_links_per_gpu, f.nvlink_link_bw);
+    // One cluster for every domain's GPUs: a route between two GPUs is their two ports, and nvlsim never
+    // routes NVLink traffic between domains, so a zone per domain would only slow loading down.
+    out += fmt::format(
+        "    <!-- NVLink: GPU g's port is nvl_link_g; {} GPUs per domain -->\n"
+        "    <cluster id=\"nvl\" prefix=\"gpu-\" suffix=\"\" radical=\"0-{}\" speed=\"1f\" "
+        "bw=\"{}Bps\" lat=\"{}s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+        s.gpus_per_domain(), s.gpus() - 1, num(domain.gpu_bandwidth(0)), num(f.nvlink_latency));
+  }
   const IbFabric fabric(s, f);
   out += fmt::format(
       "    <!-- InfiniBand: {} rails, {} leaf switches of {} NICs, {} tiers; nvlsim builds this plane from "

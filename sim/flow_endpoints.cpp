@@ -2,16 +2,19 @@
 
 namespace nvlsim {
 
-FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& domain_gpus,
+FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& group_gpus,
                              const PlannedFlow& flow) {
+  if (flow.between_zones())
+    return {platform.gpu_hosts[group_gpus[flow.src_group][flow.src_member]],
+            platform.gpu_hosts[group_gpus[flow.dst_group][flow.dst_member]]};
   if (flow.plane == Plane::nvlink) {
-    const auto& gpus = domain_gpus[flow.src_domain];
+    const auto& gpus = group_gpus[flow.src_group];
     return {platform.gpu_hosts[gpus[0]], platform.gpu_hosts[gpus[1]]};
   }
   // Stay on the source NIC's rail when the destination domain has a GPU there: rail peers meet one hop
   // above their leaf, as NCCL's rail-aligned rings do.
-  const int src = domain_gpus[flow.src_domain][0];
-  const auto& dst_gpus = domain_gpus[flow.dst_domain];
+  const int src = group_gpus[flow.src_group][0];
+  const auto& dst_gpus = group_gpus[flow.dst_group];
   const int rails = platform.spec.shape.gpus_per_tray;
   int dst = dst_gpus[0];
   for (int gpu : dst_gpus)

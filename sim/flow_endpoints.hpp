@@ -7,7 +7,7 @@
 
 #include "models/collective.hpp"
 #include "platforms/platform_loader.hpp"
-#include "sim/core/job_attempt.hpp"  // group_by_domain, which gives `domain_gpus`
+#include "sim/core/job_attempt.hpp"  // group_by_zone, which gives `group_gpus`
 
 namespace nvlsim {
 
@@ -16,12 +16,13 @@ struct FlowEndpoints {
   simgrid::s4u::Host* to = nullptr;
 };
 
-// NVLink flows run between the domain's first two GPUs: a job's GPUs never share an NVLink port with
-// another job and the switches are non-blocking, so one flow gives every GPU's transfer time.
-// InfiniBand flows run from the source domain's first NIC to the destination domain's first NIC on the
-// same rail (else its first NIC), standing for the domain's NICs sending in parallel. `domain_gpus` lists the
-// job's GPUs per domain.
-FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& domain_gpus,
+// NVLink flows inside a group run between its first two GPUs: a job's GPUs never share an NVLink port with
+// another job and the switches are non-blocking, so one flow gives every GPU's transfer time. Flows
+// between zones run between the two member GPUs they name, one per GPU, as the zones' midplane links are
+// shared. InfiniBand flows run from the source group's first NIC to the destination group's first NIC on
+// the same rail (else its first NIC), standing for the domain's NICs sending in parallel. `group_gpus`
+// lists the job's GPUs per NVLink group (group_by_zone).
+FlowEndpoints flow_endpoints(const LoadedPlatform& platform, const std::vector<std::vector<int>>& group_gpus,
                              const PlannedFlow& flow);
 
 }  // namespace nvlsim

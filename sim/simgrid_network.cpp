@@ -30,12 +30,14 @@ void SimgridNetwork::wait_until(double until) {
 // a list), twenty times the run time on nvl72x64 (docs/model.md). An NVLink flow crosses only its job's
 // own ports (a GPU belongs to one job, a job sends one NVLink flow per domain at a time, the switches
 // are non-blocking), so no other transfer can move its rate: it runs as a timer, which costs SimGrid
-// nothing, on every platform whose route between the two GPUs is their two ports.
-void SimgridNetwork::launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+// nothing, on every platform whose route between the two GPUs is their two ports, unless the job's flows
+// between zones of the domain share those ports.
+void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
                             const Flow& flow) {
-  const auto [from, to] = flow_endpoints(platform_, domain_gpus, planned);
-  if (timers_ && planned.plane == Plane::nvlink) {
-    const auto& gpus = domain_gpus[planned.src_domain];
+  const auto [from, to] = flow_endpoints(platform_, group_gpus, planned);
+  if (timers_ && planned.plane == Plane::nvlink && !planned.between_zones() &&
+      alone_in_domain(group_gpus, planned.src_group)) {
+    const auto& gpus = group_gpus[planned.src_group];
     route_.clear();
     double latency = 0;
     from->route_to(to, route_, &latency);
@@ -45,6 +47,13 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& domain_gpus, co
     }
   }
   flows_.launch(from, to, static_cast<std::uint64_t>(flow.size), flow);
+}
+
+bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {
+  const auto& shape = platform_.spec.shape;
+  const int domain = shape.domain_of_gpu(group_gpus[g].front());
+  return (g == 0 || shape.domain_of_gpu(group_gpus[g - 1].front()) != domain) &&
+         (g + 1 == group_gpus.size() || shape.domain_of_gpu(group_gpus[g + 1].front()) != domain);
 }
 
 bool SimgridNetwork::private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu) {

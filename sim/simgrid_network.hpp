@@ -20,7 +20,7 @@ class SimgridNetwork final : public Network {
   double now() const override;
   void wait_until(double until) override;
   bool idle() const override { return flows_.empty(); }
-  void launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
               const Flow& flow) override;
   std::vector<Flow> take_finished() override { return flows_.take_finished(); }
   CancelledFlows cancel(std::size_t job) override { return flows_.cancel(job); }
@@ -31,6 +31,8 @@ class SimgridNetwork final : public Network {
   // The GPU's NVLink port links (out and in), found through its route to a GPU of the same domain.
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> ports(int gpu);
 
+  // Whether group g is the job's only group in its domain: else flows between zones share its ports.
+  bool alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const;
   // Whether the route is exactly the out port of its first GPU and the in port of its last: links that
   // belong to the job's GPUs alone.
   bool private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu);

@@ -81,6 +81,7 @@ void apply(const FabricFlags& given, FabricParams& f) {
   if (given.nvls_efficiency) f.nvls_efficiency = *given.nvls_efficiency;
   if (given.nic_efficiency) f.nic_efficiency = *given.nic_efficiency;
   if (given.nccl_nics_per_domain) f.nccl_nics_per_domain = *given.nccl_nics_per_domain;
+  if (given.inter_zone_bw) f.inter_zone_bw = *given.inter_zone_bw;
 }
 
 }  // namespace
@@ -103,6 +104,9 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
   add_number(*cmd, "--nvlink-latency", o.fabric.nvlink_latency, 0.0, 1.0, "S", "s per NVLink port link (0)");
   add_number(*cmd, "--nic-bw", o.fabric.nic_bw, 1.0, 1e15, "B",
              "bytes/s each way per InfiniBand NIC, one per GPU (gb200-nvl72: 50e9)");
+  add_number(*cmd, "--inter-zone-bw", o.fabric.inter_zone_bw, 1.0, 1e15, "B",
+             "bytes/s each way per GPU of a zone over the midplane, on systems with zones\n"
+             "(vr-ultra-nvl576: 1.8e12; a zone's midplane link carries its GPUs' sum)");
   add_number(*cmd, "--ib-latency", o.fabric.ib_latency, 0.0, 1.0, "S", "s per InfiniBand link (0)");
   add_number(*cmd, "--ib-oversubscription", o.fabric.ib_oversubscription, 1.0, 1e6, "R",
              "leaf uplinks carry the leaf's NICs x NIC bandwidth / R (1)");
@@ -147,6 +151,8 @@ CLI::App* add_platform_command(CLI::App& app, PlatformOptions& o) {
 
 int platform_command(const PlatformOptions& options) {
   auto spec = racks_of(chosen_system(options.system), options.racks);
+  if (options.fabric.inter_zone_bw && spec.shape.zones_per_domain == 1)
+    fail("--inter-zone-bw", fmt::format("{} has one zone per NVLink domain", spec.system));
   apply(options.fabric, spec.fabric);
   if (options.partial_operation) spec.partial_operation = *options.partial_operation != 0;
   spec.node_names = options.node_names;

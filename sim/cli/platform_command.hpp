@@ -17,6 +17,7 @@ struct FabricFlags {
   std::optional<int> nvlink_links_per_gpu, ib_switch_radix, nccl_nics_per_domain;
   std::optional<double> nvlink_link_bw, nvlink_latency, nic_bw, ib_latency, ib_oversubscription;
   std::optional<double> nvlink_efficiency, nvls_efficiency, nic_efficiency;
+  std::optional<double> inter_zone_bw;
   std::optional<bool> nvlink_sharp;
 };
 

@@ -62,7 +62,8 @@ void print_route(const LoadedPlatform& p, int a, int b) {
 }
 
 struct ProbeJob {
-  std::vector<std::vector<int>> domain_gpus;
+  std::vector<std::vector<int>> group_gpus;
+  std::vector<GpuGroup> groups;
   Algorithm algorithm = Algorithm::ring;
   std::vector<CollectiveStep> steps;
   double elapsed = 0;
@@ -75,7 +76,7 @@ void simulate(const LoadedPlatform& p, std::vector<ProbeJob>& jobs) {
       for (const auto& step : job.steps) {
         std::vector<s4u::CommPtr> comms;
         for (const auto& f : step.flows) {
-          const auto [from, to] = flow_endpoints(p, job.domain_gpus, f);
+          const auto [from, to] = flow_endpoints(p, job.group_gpus, f);
           comms.push_back(
               s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.wire_bytes()))));
         }
@@ -148,10 +149,9 @@ int probe_command(const ProbeOptions& o) {
   for (const auto& gpus : o.jobs) {
     check_ids(p, gpus);
     ProbeJob job;
-    job.domain_gpus = group_by_domain(gpus, p.spec.shape);
-    std::vector<int> counts;
-    for (const auto& g : job.domain_gpus) counts.push_back(static_cast<int>(g.size()));
-    CollectivePlan plan = plan_collective(o.collective, counts, o.bytes, p.spec.fabric);
+    job.group_gpus = group_by_zone(gpus, p.spec.shape);
+    job.groups = gpu_groups(job.group_gpus, p.spec.shape);
+    CollectivePlan plan = plan_collective(o.collective, job.groups, o.bytes, p.spec.fabric);
     job.algorithm = plan.algorithm;
     job.steps = std::move(plan.steps);
     jobs.push_back(std::move(job));
@@ -162,11 +162,13 @@ int probe_command(const ProbeOptions& o) {
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto& job = jobs[i];
     const std::string key = jobs.size() == 1 ? "" : fmt::format(".{}", i);
+    // GPUs per domain, split by zone where a domain has several: "36+36 8".
     std::string placement;
     int n = 0;
-    for (const auto& g : job.domain_gpus) {
-      placement += fmt::format("{}{}", placement.empty() ? "" : " ", g.size());
-      n += static_cast<int>(g.size());
+    for (std::size_t g = 0; g < job.groups.size(); ++g) {
+      const bool same_domain = g > 0 && job.groups[g - 1].domain == job.groups[g].domain;
+      placement += fmt::format("{}{}", g == 0 ? "" : same_domain ? "+" : " ", job.groups[g].gpus);
+      n += job.groups[g].gpus;
     }
     const int all[] = {n};
     out += fmt::format(

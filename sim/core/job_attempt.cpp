@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <span>
 
 #include "models/input_error.hpp"
@@ -41,14 +40,27 @@ double largest_flow(std::span<const CollectiveStep> steps) {
 
 }  // namespace
 
-std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape) {
+std::vector<std::vector<int>> group_by_zone(const std::vector<int>& gpus, const ClusterShape& shape) {
   std::vector<std::vector<int>> groups;
   int last = -1;
   for (int gpu : gpus) {
-    const int d = shape.domain_of_gpu(gpu);
-    if (d != last) groups.emplace_back();
+    const int zone = shape.zone_of_gpu(gpu);
+    if (zone != last) groups.emplace_back();
     groups.back().push_back(gpu);
-    last = d;
+    last = zone;
+  }
+  return groups;
+}
+
+std::vector<GpuGroup> gpu_groups(const std::vector<std::vector<int>>& group_gpus, const ClusterShape& shape) {
+  std::vector<GpuGroup> groups;
+  int domains = 0;
+  int last = -1;
+  for (const auto& g : group_gpus) {
+    const int domain = shape.domain_of_gpu(g.front());
+    if (domain != last) ++domains;
+    last = domain;
+    groups.push_back({static_cast<int>(g.size()), domains - 1});
   }
   return groups;
 }
@@ -58,13 +70,13 @@ void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationC
   const JobClass* cls = config.classes.empty() ? nullptr : &config.classes.at(job.job_class);
   const Collective collective = cls ? cls->collective : config.collective;
   const double fraction = cls ? (cls->communicates ? cls->comm_fraction : 0.0) : config.comm_fraction;
-  const auto plan = [collective, &fabric](std::span<const int> counts, double message) {
-    return plan_collective(collective, counts, message, fabric).steps;
+  const auto plan = [collective, &fabric](std::span<const GpuGroup> groups, double message) {
+    return plan_collective(collective, groups, message, fabric).steps;
   };
-  std::vector<int> counts;
-  for (const auto& g : a.domain_gpus) counts.push_back(static_cast<int>(g.size()));
-  const int gpus = std::accumulate(counts.begin(), counts.end(), 0);
-  const auto reference = reference_placement(gpus, platform.shape.gpus_per_domain());
+  int gpus = 0;
+  for (const auto& g : a.groups) gpus += g.gpus;
+  const auto& shape = platform.shape;
+  const auto reference = reference_groups(gpus, shape.gpus_per_domain(), shape.gpus_per_zone());
   const double fixed = uncontended_time(plan(reference, 0.0), fabric);
   const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
   a.rounds = config.comm_rounds;
@@ -77,7 +89,7 @@ void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationC
   double message = 0;
   for (;;) {
     message = (fraction * a.work / a.rounds - fixed) / per_byte;
-    a.steps = plan(counts, message);
+    a.steps = plan(a.groups, message);
     const double largest = largest_flow(a.steps);
     if (largest <= kMaxFlowBytes) break;
     const double wanted = std::ceil(a.rounds * (largest / kMaxFlowBytes));
@@ -93,7 +105,7 @@ void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationC
     a.step_times.push_back(uncontended_time(std::span(&step, 1), fabric));
     a.round_comm_uncontended += a.step_times.back();
   }
-  const int one_domain[] = {gpus};
+  const GpuGroup one_domain[] = {{gpus, 0}};
   a.ideal_comm_per_round = uncontended_time(plan(one_domain, message), fabric);
 }
 

@@ -23,12 +23,13 @@ inline constexpr int kMaxRounds = 1'000'000;
 struct Attempt {
   double start = 0;
   double work = 0;
-  double work_started = 0;                    // after the restart overhead
-  std::vector<std::vector<int>> domain_gpus;  // the job's GPUs grouped by domain, in GPU order
-  int rounds = 1;                             // the run's comm_rounds, or more for very long jobs
-  std::vector<CollectiveStep> steps;          // one round's communication
-  std::vector<double> step_times;             // each step's uncontended time
-  double round_comm_uncontended = 0;          // their sum
+  double work_started = 0;                   // after the restart overhead
+  std::vector<std::vector<int>> group_gpus;  // the job's GPUs by NVLink group (group_by_zone), in GPU order
+  std::vector<GpuGroup> groups;              // their sizes and domains
+  int rounds = 1;                            // the run's comm_rounds, or more for very long jobs
+  std::vector<CollectiveStep> steps;         // one round's communication
+  std::vector<double> step_times;            // each step's uncontended time
+  double round_comm_uncontended = 0;         // their sum
   bool communicating = false;
   double compute_per_round = 0;
   double ideal_comm_per_round = 0;  // the same collective with all GPUs in one ideal NVLink domain
@@ -64,10 +65,13 @@ struct JobProgress {
   double checkpointed(double done, double interval, double run_time) const;
 };
 
-// The job's GPUs (ascending) grouped by NVLink domain.
-std::vector<std::vector<int>> group_by_domain(const std::vector<int>& gpus, const ClusterShape& shape);
+// The job's GPUs (ascending) grouped one NVLink switch hop apart: by zone, which is the domain on systems
+// without zones.
+std::vector<std::vector<int>> group_by_zone(const std::vector<int>& gpus, const ClusterShape& shape);
+// Their sizes, and the index of each group's domain among the job's domains.
+std::vector<GpuGroup> gpu_groups(const std::vector<std::vector<int>>& group_gpus, const ClusterShape& shape);
 
-// Splits the attempt's work into rounds and plans one round's collective on the job's GPUs (a.domain_gpus,
+// Splits the attempt's work into rounds and plans one round's collective on the job's GPUs (a.groups,
 // set before the call; the job runs on all of them). The message is sized so that the job's reference
 // placement (its GPUs packed into as few domains as possible) communicates for exactly the job class's
 // share of the work; the actual placement then takes what the fabric makes of it. The attempt gets

@@ -41,7 +41,8 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
   a.start = now;
   a.work = j.run_time - p.saved_work;
   a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
-  a.domain_gpus = group_by_domain(allocation.gpus, platform_.shape);
+  a.group_gpus = group_by_zone(allocation.gpus, platform_.shape);
+  a.groups = gpu_groups(a.group_gpus, platform_.shape);
   plan_rounds(j, platform_, config_, a);
   if (allocation.shards > 0) {
     a.speed = sharing_speed(allocation);
@@ -53,7 +54,7 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
   out.gpus = allocation.gpus;
   out.gpu_share =
       allocation.shards > 0 ? static_cast<double>(allocation.shards) / config_.sharing.shares_per_gpu() : 1;
-  out.domains = static_cast<int>(a.domain_gpus.size());
+  out.domains = a.groups.empty() ? 0 : a.groups.back().domain + 1;
   // A job without a limit (unknown requested time, no --default-time) is never killed for its time.
   if (config_.walltime_kill && std::isfinite(j.time_limit))
     push(now + j.time_limit + kTimeSlack * std::max(1.0, j.time_limit), job, EventKind::time_limit);
@@ -185,7 +186,7 @@ void JobLifecycle::launch(std::size_t job, Attempt& a, const PlannedFlow& f) {
   // plan_rounds keeps wire bytes within kMaxFlowBytes, which a 64-bit integer holds.
   const auto size = static_cast<std::uint64_t>(std::llround(f.wire_bytes()));
   if (size == 0) return;
-  network_.launch(a.domain_gpus, f, {job, f.plane, f.multiplicity, static_cast<double>(size)});
+  network_.launch(a.group_gpus, f, {job, f.plane, f.multiplicity, static_cast<double>(size)});
   ++a.flows_left;
 }
 

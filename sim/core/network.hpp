@@ -35,8 +35,9 @@ class Network {
   // No transfer in flight.
   virtual bool idle() const = 0;
 
-  // Starts `flow` as the planned flow `planned` of a job whose GPUs are `domain_gpus` (grouped by domain).
-  virtual void launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+  // Starts `flow` as the planned flow `planned` of a job whose GPUs are `group_gpus` (by NVLink group,
+  // group_by_zone).
+  virtual void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
                       const Flow& flow) = 0;
   // The transfers that finished since the last call, in the order they finished.
   virtual std::vector<Flow> take_finished() = 0;

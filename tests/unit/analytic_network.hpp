@@ -9,6 +9,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -48,16 +49,18 @@ class AnalyticNetwork final : public Network {
     }
   }
 
-  void launch(const std::vector<std::vector<int>>& domain_gpus, const PlannedFlow& planned,
+  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
               const Flow& flow) override {
     largest_ = std::max(largest_, flow.size);
     Transfer t{flow, {}, flow.size, now_, 0};
+    if (planned.between_zones())
+      throw std::logic_error("AnalyticNetwork: platforms with zones are not modelled");
     if (planned.plane == Plane::nvlink) {
-      const auto& gpus = domain_gpus[planned.src_domain];
+      const auto& gpus = group_gpus[planned.src_group];
       t.ports = {port(0, gpus[0]), port(1, gpus[1])};
       t.ready += 2 * fabric_.nvlink_latency;
     } else {
-      t.ports = {port(2, domain_gpus[planned.src_domain][0]), port(3, domain_gpus[planned.dst_domain][0])};
+      t.ports = {port(2, group_gpus[planned.src_group][0]), port(3, group_gpus[planned.dst_group][0])};
       if (shared_ib_ > 0) t.ports.push_back(port(4, 0));
       t.ready += 3 * fabric_.ib_latency;
     }

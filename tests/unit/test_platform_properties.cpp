@@ -68,7 +68,7 @@ TEST_CASE("platform numbers outside their ranges are errors", "[platform][errors
   CHECK(error_with("ib_latency", "2") == "p.xml: property nvlsim.ib_latency: must be in [0, 1], got 2");
   CHECK(error_with("ib_oversubscription", "0.5").starts_with("p.xml: property nvlsim.ib_oversubscription"));
   CHECK(error_with("nvlink_sharp", "2").starts_with("p.xml: property nvlsim.nvlink_sharp"));
-  CHECK(error_with("format_version", "3").starts_with("p.xml: property nvlsim.format_version"));
+  CHECK(error_with("format_version", "4").starts_with("p.xml: property nvlsim.format_version"));
   CHECK(error_with("domains", "2147483648") ==
         "p.xml: property nvlsim.domains: must be in [1, 1048576], got 2147483648");
 }
@@ -101,8 +101,10 @@ TEST_CASE("a file without a system is GB200 NVL72, and a system fills in what it
   properties = nvl72x2();
   properties["system"] = "vr-ultra-nvl576";
   properties["trays_per_domain"] = "72";
+  properties["format_version"] = "3";  // zones need the NVLink plane nvlsim builds
   const nvlsim::PlatformSpec kyber = read(properties);
   CHECK(kyber.shape.zones_per_domain == 4);
+  CHECK(kyber.fabric.gpus_per_zone == 72);  // 18 trays of this file's 4 GPUs
   CHECK(kyber.fabric.inter_zone_bw == nvlsim::system_named("vr-ultra-nvl576").inter_zone_bw.value);
   properties["inter_zone_bw"] = "1e12";
   CHECK(read(properties).fabric.inter_zone_bw == 1e12);

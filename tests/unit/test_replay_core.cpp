@@ -156,7 +156,8 @@ TEST_CASE("plan_rounds adds rounds only when a flow would exceed the bound") {
   const Job long_job = job(1, 8, 2147483647.0);
   Attempt a;
   a.work = long_job.run_time;
-  a.domain_gpus = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+  a.group_gpus = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+  a.groups = {{4, 0}, {4, 1}};
   plan_rounds(long_job, p, config(1), a);
   CHECK(a.rounds > 1);
   for (const auto& step : a.steps)
@@ -166,7 +167,8 @@ TEST_CASE("plan_rounds adds rounds only when a flow would exceed the bound") {
 
   Attempt b;
   b.work = 1e6;
-  b.domain_gpus = a.domain_gpus;
+  b.group_gpus = a.group_gpus;
+  b.groups = a.groups;
   plan_rounds(job(2, 8, 1e6), p, config(3), b);
   CHECK(b.rounds == 3);
 }
