@@ -15,6 +15,7 @@ struct FailureMetrics {
   double lost_work_gpu_hours = 0;         // GPU-time of killed attempts not saved by a checkpoint
   double goodput = 0;       // (busy - lost work) / (GPUs x makespan - down), 0-1; 0 for an empty window
   double availability = 0;  // 1 - down / (GPUs x makespan), 0-1; 0 for an empty window
+  long rack_failures = 0;   // whole racks that failed within the window (an NVL576 midplane return is one)
 };
 
 // busy_gpu_seconds: every attempt's GPUs x execution time, killed ones included.

@@ -8,7 +8,7 @@ namespace nvlsim {
 
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
                   std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd,
-                  std::span<const AttemptRecord> killed) {
+                  std::span<const AttemptRecord> killed, std::span<const double> rack_failures) {
   Summary s;
   s.policy = policy;
   s.nb_jobs = static_cast<long>(jobs.size());
@@ -70,6 +70,9 @@ Summary summarize(const std::string& policy, std::span<const Job> jobs, std::spa
   s.idle = idle_cost(platform_gpus, s.makespan, busy, integrals, gpu_hour_usd);
   s.slowdown_cost_usd = s.bandwidth.slowdown_gpu_hours * gpu_hour_usd;
   s.failures = failure_metrics(killed, integrals, busy, platform_gpus, s.makespan);
+  if (started > 0)
+    s.failures.rack_failures = std::count_if(rack_failures.begin(), rack_failures.end(),
+                                             [&](double t) { return t >= first_submit && t <= last_finish; });
   const double delivered_hours =
       (busy - timed_out) / 3600 - s.failures.lost_work_gpu_hours - s.bandwidth.slowdown_gpu_hours;
   s.cost_per_delivered_gpu_hour_usd = delivered_hours > 0

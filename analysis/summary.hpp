@@ -42,9 +42,10 @@ struct Summary {
 inline constexpr double kSlowdownTau = 10.0;
 
 // Sample-based figures integrate `samples` over [first submit, last finish] of the jobs that ran. Busy
-// time counts the attempts failures killed (`killed`) as well as each job's last one.
+// time counts the attempts failures killed (`killed`) as well as each job's last one; `rack_failures`
+// are the times whole racks failed, counted within that window.
 Summary summarize(const std::string& policy, std::span<const Job> jobs, std::span<const JobOutcome> outcomes,
                   std::span<const StateSample> samples, int platform_gpus, double gpu_hour_usd,
-                  std::span<const AttemptRecord> killed = {});
+                  std::span<const AttemptRecord> killed = {}, std::span<const double> rack_failures = {});
 
 }  // namespace nvlsim

@@ -122,6 +122,8 @@ const SummaryColumn kColumns[] = {
     number(
         "cost_per_delivered_gpu_hour_usd",
         [](Summary& s) -> auto& { return s.cost_per_delivered_gpu_hour_usd; }),
+    count(
+        "rack_failures", [](Summary& s) -> auto& { return s.failures.rack_failures; }),
 };
 
 void append_cell(std::string& line, const SummaryColumn& column, const Summary& summary) {

@@ -58,7 +58,7 @@ PolicyReport report_policy(std::size_t index, const PolicyResult& result, std::s
       });
   }
   return {summarize(result.policy, jobs, result.outcomes, result.samples, platform_gpus, request.gpu_hour_usd,
-                    result.killed),
+                    result.killed, result.rack_failures),
           result.wall_seconds, result.samples.size()};
 }
 

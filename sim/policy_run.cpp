@@ -25,6 +25,7 @@ PolicyResult run_policy(const PlacementPolicy& policy, const LoadedPlatform& pla
   DriverOutput output = run_jobs(platform, jobs, admitted, policy, config, result.outcomes, progress);
   result.samples = std::move(output.samples);
   result.killed = std::move(output.killed);
+  result.rack_failures = std::move(output.rack_failures);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

@@ -20,6 +20,7 @@ struct PolicyResult {
   std::vector<JobOutcome> outcomes;   // index = job index
   std::vector<StateSample> samples;   // the cluster's state at every change
   std::vector<AttemptRecord> killed;  // attempts failures killed
+  std::vector<double> rack_failures;  // when whole racks failed
   double wall_seconds = 0;
 };
 

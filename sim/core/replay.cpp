@@ -70,7 +70,7 @@ class Replay {
       wait_for_next_change();
     }
     record_state();
-    return {sampler_.take(), lifecycle_.take_killed()};
+    return {sampler_.take(), lifecycle_.take_killed(), std::move(rack_failures_)};
   }
 
  private:
@@ -135,6 +135,7 @@ class Replay {
     if (config_.failures.mode == FailureMode::model && running_.empty() && next_submit_ == admitted_.size())
       return;
     agenda_.push(f.time + f.duration, index, EventKind::repair);
+    if (f.component == Component::rack) rack_failures_.push_back(f.time);
     const std::vector<int> down = health_.fail(f);
     const std::vector<std::size_t> victims = running_.owners(down);
     if (!victims.empty()) {
@@ -159,6 +160,7 @@ class Replay {
   HardwareHealth health_;
   FailureSource failure_source_;
   std::vector<FailureEvent> failures_;  // drawn so far; failure and repair events index it
+  std::vector<double> rack_failures_;   // times of the whole-rack failures applied
   std::size_t next_submit_ = 0;
   bool dirty_ = false;
 };

@@ -20,6 +20,7 @@ namespace nvlsim {
 struct DriverOutput {
   std::vector<StateSample> samples;   // the cluster's state at every change
   std::vector<AttemptRecord> killed;  // attempts failures killed, in the order they were killed
+  std::vector<double> rack_failures;  // when whole racks failed, in time order
 };
 
 // Replays the admitted jobs (indices into `jobs`, in admission order) to the end: submits them at their

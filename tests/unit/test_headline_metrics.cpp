@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "analysis/comparison_table.hpp"
 #include "analysis/cost_model.hpp"
@@ -108,6 +109,13 @@ TEST_CASE("sample integrals weight each state by how long it held, inside the wi
   CHECK(part.idle_queued == 3 * 5 + 3 * 80);
   CHECK(part.nvlink_util == 0.5 * 20);
   CHECK(integrate({}, 0, 300).seconds == 0);
+}
+
+TEST_CASE("rack_failures counts the whole-rack failures within the window", "[metrics]") {
+  const Schedule s;  // the window is [0, 300]
+  const std::vector<double> times = {-5, 0, 120, 300, 300.5, 4000};
+  CHECK(summarize("p", s.jobs, s.outcomes, s.samples, kGpus, 2.0, {}, times).failures.rack_failures == 3);
+  CHECK(summarize("p", s.jobs, s.outcomes, s.samples, kGpus, 2.0).failures.rack_failures == 0);
 }
 
 TEST_CASE("summary figures of the hand-built schedule", "[metrics]") {
@@ -255,11 +263,11 @@ TEST_CASE("timeseries.csv and summary.csv keep their columns, policies sorted by
                       "time,max_waiting_time,mean_turnaround_time,mean_slowdown,gpu_utilization,cross_domain_"
                       "jobs,bw_utilization,bw_efficiency_p10,",
                       0) == 0);
-  // Failure columns (issue 6), then availability and cost per delivered GPU-hour (issue 18) come last.
+  // Failure columns (issue 6), then availability, cost per delivered GPU-hour and rack failures (issue 18).
   const std::string header_line = sum.str().substr(0, sum.str().find('\n'));
-  CHECK(
-      header_line.ends_with(",slowdown_cost_usd,jobs_killed,down_gpu_hours,failure_stranded_gpu_hours,lost_"
-                            "work_gpu_hours,goodput,availability,cost_per_delivered_gpu_hour_usd"));
+  CHECK(header_line.ends_with(
+      ",slowdown_cost_usd,jobs_killed,down_gpu_hours,failure_stranded_gpu_hours,lost_"
+      "work_gpu_hours,goodput,availability,cost_per_delivered_gpu_hour_usd,rack_failures"));
 }
 
 TEST_CASE("a summary.csv row reads back into the summary it was written from", "[metrics][csv]") {
@@ -272,7 +280,7 @@ TEST_CASE("a summary.csv row reads back into the summary it was written from", "
   CHECK(summary_row(out) == row);
   CHECK(out.policy == in.policy);
   CHECK(comparison_table(std::vector{out}) == comparison_table(std::vector{in}));
-  CHECK_THROWS_WITH(parse_summary_row(row + ",1"), "a summary row of 43 cells, not 42");
+  CHECK_THROWS_WITH(parse_summary_row(row + ",1"), "a summary row of 44 cells, not 43");
   std::string bad = summary_row(Summary{});  // ",0,...": nb_jobs at 1
   bad[1] = 'x';
   CHECK_THROWS_WITH(parse_summary_row(bad), "'x' is not a count");
