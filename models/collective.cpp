@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <tuple>
 
 namespace nvlsim {
@@ -58,23 +57,23 @@ int nics_used(int gpus, const FabricParams& f) {
 }
 
 // A job's groups seen by domain.
-struct Domains {
-  std::vector<int> gpus;         // per domain
-  std::vector<int> first_group;  // per domain
-  std::vector<int> zones;        // groups per domain
-  int count() const { return static_cast<int>(gpus.size()); }
+struct Domain {
+  int gpus = 0;
+  int first_group = 0;
+  int zones = 0;  // its groups
 };
+using Domains = std::vector<Domain>;
+
+int count(const Domains& d) {
+  return static_cast<int>(d.size());
+}
 
 Domains domains_of(std::span<const GpuGroup> groups) {
   Domains d;
   for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
-    if (groups[g].domain == d.count()) {
-      d.gpus.push_back(0);
-      d.first_group.push_back(g);
-      d.zones.push_back(0);
-    }
-    d.gpus.back() += groups[g].gpus;
-    ++d.zones.back();
+    if (groups[g].domain == count(d)) d.push_back({0, g, 0});
+    d.back().gpus += groups[g].gpus;
+    ++d.back().zones;
   }
   return d;
 }
@@ -106,19 +105,19 @@ void add_between_zones(CollectiveStep& step, std::span<const GpuGroup> groups, i
 template <class Bytes>
 void add_zone_ring(CollectiveStep& step, std::span<const GpuGroup> groups, const Domains& d, Bytes zone_bytes,
                    const FabricParams& f) {
-  for (int i = 0; i < d.count(); ++i) {
-    if (d.zones[i] < 2) continue;
-    for (int j = 0; j < d.zones[i]; ++j)
-      add_between_zones(step, groups, d.first_group[i] + j, d.first_group[i] + (j + 1) % d.zones[i],
+  for (int i = 0; i < count(d); ++i) {
+    if (d[i].zones < 2) continue;
+    for (int j = 0; j < d[i].zones; ++j)
+      add_between_zones(step, groups, d[i].first_group + j, d[i].first_group + (j + 1) % d[i].zones,
                         zone_bytes(i), f);
   }
 }
 
 // Domain i's NICs in use carry `per_domain_bytes` between them, towards the next domain.
 void add_between(CollectiveStep& step, const Domains& d, double per_domain_bytes, const FabricParams& f) {
-  for (int i = 0; i < d.count(); ++i) {
-    const int k = nics_used(d.gpus[i], f);
-    step.flows.push_back({d.first_group[i], d.first_group[(i + 1) % d.count()], Plane::infiniband,
+  for (int i = 0; i < count(d); ++i) {
+    const int k = nics_used(d[i].gpus, f);
+    step.flows.push_back({d[i].first_group, d[(i + 1) % count(d)].first_group, Plane::infiniband,
                           per_domain_bytes / k, k, f.nic_efficiency});
   }
 }
@@ -128,9 +127,8 @@ std::vector<CollectiveStep> only(CollectiveStep step) {
   return {std::move(step)};
 }
 
-std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuGroup> groups, int gpus,
-                                       double s, const FabricParams& f) {
-  const Domains d = domains_of(groups);
+std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuGroup> groups,
+                                       const Domains& d, int gpus, double s, const FabricParams& f) {
   // NVLS inside a group where it runs (more than 2 GPUs), else a ring.
   const auto nvls_or_ring = [&f](int m) {
     return f.nvlink_sharp && m > 2 ? f.nvls_efficiency : f.nvlink_efficiency;
@@ -138,10 +136,10 @@ std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuG
   CollectiveStep step;
   switch (algorithm) {
     case Algorithm::nvls:
-      if (d.count() != 1 || gpus <= 2 || !f.nvlink_sharp) return {};
+      if (count(d) != 1 || gpus <= 2 || !f.nvlink_sharp) return {};
       add_in_group(step, groups, nvls_or_ring, [s](const GpuGroup& g) { return ring_share(g.gpus) * s; });
       add_zone_ring(
-          step, groups, d, [&d, s](int i) { return ring_share(d.zones[i]) * s; }, f);
+          step, groups, d, [&d, s](int i) { return ring_share(d[i].zones) * s; }, f);
       break;
     case Algorithm::ring:
       // Every GPU sends 2 (n-1)/n S to the next; of a zone's m GPUs' traffic, a 1/m share goes on to the
@@ -150,20 +148,20 @@ std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuG
           step, groups, [&f](int) { return f.nvlink_efficiency; },
           [&d, s, gpus](const GpuGroup& g) {
             const double sent = ring_share(gpus) * s;
-            return d.zones[g.domain] > 1 ? sent * (g.gpus - 1.0) / g.gpus : sent;
+            return d[g.domain].zones > 1 ? sent * (g.gpus - 1.0) / g.gpus : sent;
           });
       add_zone_ring(
           step, groups, d, [s, gpus](int) { return ring_share(gpus) * s; }, f);
-      if (d.count() > 1) add_between(step, d, ring_share(gpus) * s, f);
+      if (count(d) > 1) add_between(step, d, ring_share(gpus) * s, f);
       break;
     case Algorithm::tree:
     case Algorithm::nvls_tree:
-      if (d.count() == 1 || (algorithm == Algorithm::nvls_tree) != f.nvlink_sharp) return {};
+      if (count(d) == 1 || (algorithm == Algorithm::nvls_tree) != f.nvlink_sharp) return {};
       // The levels are pipelined: zone, between zones, between domains.
       add_in_group(step, groups, nvls_or_ring, [s](const GpuGroup& g) { return ring_share(g.gpus) * s; });
       add_zone_ring(
-          step, groups, d, [&d, s](int i) { return ring_share(d.zones[i]) * s; }, f);
-      add_between(step, d, tree_share(d.count()) * s, f);
+          step, groups, d, [&d, s](int i) { return ring_share(d[i].zones) * s; }, f);
+      add_between(step, d, tree_share(count(d)) * s, f);
       break;
     case Algorithm::direct:
       return {};
@@ -171,24 +169,23 @@ std::vector<CollectiveStep> all_reduce(Algorithm algorithm, std::span<const GpuG
   return only(std::move(step));
 }
 
-std::vector<CollectiveStep> all_to_all(std::span<const GpuGroup> groups, int gpus, double s,
+std::vector<CollectiveStep> all_to_all(std::span<const GpuGroup> groups, const Domains& d, int gpus, double s,
                                        const FabricParams& f) {
-  const Domains d = domains_of(groups);
   CollectiveStep step;
   add_in_group(
       step, groups, [&f](int) { return f.nvlink_efficiency; },
       [gpus, s](const GpuGroup& g) { return (g.gpus - 1.0) / gpus * s; });
   // A GPU sends s/n to every other GPU: m_b/n of the message to zone b of its domain over the midplane,
-  for (int i = 0; i < d.count(); ++i)
-    for (int a = d.first_group[i]; a < d.first_group[i] + d.zones[i]; ++a)
-      for (int b = d.first_group[i]; b < d.first_group[i] + d.zones[i]; ++b)
+  for (int i = 0; i < count(d); ++i)
+    for (int a = d[i].first_group; a < d[i].first_group + d[i].zones; ++a)
+      for (int b = d[i].first_group; b < d[i].first_group + d[i].zones; ++b)
         if (a != b) add_between_zones(step, groups, a, b, groups[a].gpus * (groups[b].gpus * s / gpus), f);
   // and n_j/n of it to domain j, through its own NIC.
-  for (int i = 0; i < d.count(); ++i)
-    for (int j = 0; j < d.count(); ++j)
+  for (int i = 0; i < count(d); ++i)
+    for (int j = 0; j < count(d); ++j)
       if (i != j)
-        step.flows.push_back({d.first_group[i], d.first_group[j], Plane::infiniband, d.gpus[j] * s / gpus,
-                              d.gpus[i], f.nic_efficiency});
+        step.flows.push_back({d[i].first_group, d[j].first_group, Plane::infiniband, d[j].gpus * s / gpus,
+                              d[i].gpus, f.nic_efficiency});
   return only(std::move(step));
 }
 
@@ -211,7 +208,7 @@ CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const GpuGroup> gr
                                const FabricParams& fabric) {
   const int gpus = total_gpus(groups);
   if (gpus <= 1) return {algorithm, {}};
-  return {algorithm, all_reduce(algorithm, groups, gpus, message_bytes, fabric)};
+  return {algorithm, all_reduce(algorithm, groups, domains_of(groups), gpus, message_bytes, fabric)};
 }
 
 CollectivePlan plan_all_reduce(Algorithm algorithm, std::span<const int> gpus_per_domain,
@@ -223,12 +220,13 @@ CollectivePlan plan_collective(Collective collective, std::span<const GpuGroup> 
                                const FabricParams& fabric) {
   const int gpus = total_gpus(groups);
   if (gpus <= 1) return {collective == Collective::all_reduce ? Algorithm::ring : Algorithm::direct, {}};
+  const Domains d = domains_of(groups);
   if (collective == Collective::all_to_all)
-    return {Algorithm::direct, all_to_all(groups, gpus, message_bytes, fabric)};
+    return {Algorithm::direct, all_to_all(groups, d, gpus, message_bytes, fabric)};
   CollectivePlan best;
   double best_time = std::numeric_limits<double>::infinity();
   for (Algorithm a : {Algorithm::nvls, Algorithm::nvls_tree, Algorithm::tree, Algorithm::ring}) {
-    CollectivePlan plan = plan_all_reduce(a, groups, message_bytes, fabric);
+    CollectivePlan plan{a, all_reduce(a, groups, d, gpus, message_bytes, fabric)};
     if (plan.steps.empty()) continue;
     const double t = uncontended_time(plan.steps, fabric);
     if (t < best_time) {
@@ -251,27 +249,35 @@ namespace {
 enum class Side { port_out, port_in, zone_out, zone_in, nic_out };
 
 struct Load {
-  double wire_bytes = 0;
-  double latency = 0;  // the longest route's crossing it
+  Side side;
+  int group;
+  int member;
+  double wire_bytes;
+  double latency;  // of the route crossing it
+
+  auto key() const { return std::tie(side, group, member); }
 };
 
 }  // namespace
 
 double uncontended_time(std::span<const CollectiveStep> steps, const FabricParams& fabric) {
   double total = 0;
+  std::vector<Load> loads;
   for (const auto& step : steps) {
-    std::map<std::tuple<Side, int, int>, Load> loads;  // by (side, group, member)
+    loads.clear();
+    bool zones = false;
+    for (const auto& f : step.flows) zones = zones || f.between_zones();
     const auto add = [&loads](Side side, int group, int member, const PlannedFlow& f, double latency) {
-      Load& l = loads[{side, group, member}];
-      l.wire_bytes += f.wire_bytes();
-      l.latency = std::max(l.latency, latency);
+      loads.push_back({side, group, member, f.wire_bytes(), latency});
     };
     for (const auto& f : step.flows) {
       if (f.plane == Plane::infiniband) {
         add(Side::nic_out, f.src_group, 0, f, 3 * fabric.ib_latency);
       } else if (!f.between_zones()) {
         add(Side::port_out, f.src_group, 0, f, 2 * fabric.nvlink_latency);
-        add(Side::port_in, f.src_group, 1, f, 2 * fabric.nvlink_latency);
+        // Only flows between zones can load a group's second GPU's port in beyond what its first's port
+        // out carries.
+        if (zones) add(Side::port_in, f.src_group, 1, f, 2 * fabric.nvlink_latency);
       } else {
         // Port, zone link, zone link, port: two switch hops more than inside a zone.
         const double latency = 4 * fabric.nvlink_latency;
@@ -281,13 +287,29 @@ double uncontended_time(std::span<const CollectiveStep> steps, const FabricParam
         add(Side::port_in, f.dst_group, f.dst_member, f, latency);
       }
     }
+    // Stable, so that each side's bytes add up in the flows' order. Most steps load a few sides: an
+    // insertion sort then spares stable_sort's buffer.
+    const auto before = [](const Load& a, const Load& b) { return a.key() < b.key(); };
+    if (loads.size() <= 32)
+      for (std::size_t i = 1; i < loads.size(); ++i)
+        for (std::size_t j = i; j > 0 && before(loads[j], loads[j - 1]); --j)
+          std::swap(loads[j], loads[j - 1]);
+    else
+      std::stable_sort(loads.begin(), loads.end(), before);
     double longest = 0;
-    for (const auto& [key, load] : loads) {
-      const Side side = std::get<0>(key);
+    for (std::size_t i = 0; i < loads.size();) {
+      double bytes = 0, latency = 0;
+      std::size_t j = i;
+      for (; j < loads.size() && loads[j].key() == loads[i].key(); ++j) {
+        bytes += loads[j].wire_bytes;
+        latency = std::max(latency, loads[j].latency);
+      }
+      const Side side = loads[i].side;
       const double bw = side == Side::nic_out                             ? fabric.nic_bw
                         : side == Side::zone_out || side == Side::zone_in ? fabric.zone_link_bw()
                                                                           : fabric.nvlink_gpu_bw();
-      longest = std::max(longest, load.latency + load.wire_bytes / bw);
+      longest = std::max(longest, latency + bytes / bw);
+      i = j;
     }
     total += longest;
   }
