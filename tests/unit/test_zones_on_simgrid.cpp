@@ -152,7 +152,7 @@ TEST_CASE("a platform file with zones but no zone links is refused", "[zones][pl
   CHECK(r.err.find("write it again with `nvlsim platform`") != std::string::npos);
 }
 
-TEST_CASE("--inter-zone-bw is refused on a system without zones", "[zones][cli]") {
+TEST_CASE("nvlsim platform refuses --inter-zone-bw on a system without zones", "[zones][cli]") {
   const auto dir = scratch_dir("zones-flag");
   const auto r = run_nvlsim(
       "platform --system gb200-nvl72 --racks 1 --inter-zone-bw 1e12 -o " + (dir / "x.xml").string(), dir);
