@@ -6,19 +6,9 @@
 
 #include "models/ib_fabric.hpp"
 #include "platforms/ib_plane_zone.hpp"
+#include "platforms/sealed_link.hpp"
 
 namespace nvlsim {
-
-namespace {
-
-simgrid::s4u::SplitDuplexLink& make_link(simgrid::s4u::NetZone& zone, const std::string& name, double bw,
-                                         double latency) {
-  auto* link = zone.create_split_duplex_link(name, bw);
-  link->set_latency(latency)->seal();
-  return *link;
-}
-
-}  // namespace
 
 // Links and hosts are created in the order format 1's XML declared them (NIC links leaf by leaf, then
 // leaf uplinks, then core links; NICs leaf by leaf), so SimGrid's solver meets them in the same order.
@@ -35,7 +25,7 @@ void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
   for (int leaf = 0; leaf < fabric.leaves(); ++leaf)
     for (int gpu : fabric.gpus_of_leaf(leaf))
       nic_links[leaf].push_back(
-          &make_link(zone, fmt::format("ib-leaf-{}_link_{}", leaf, gpu), spec.fabric.nic_bw, lat));
+          &sealed_link(zone, fmt::format("ib-leaf-{}_link_{}", leaf, gpu), spec.fabric.nic_bw, lat));
   // Every flow over a leaf's uplink also crosses, the same way, the link of one of the leaf's NICs (flows
   // run NIC to NIC, and back traffic follows the reverse route), so the uplink's load never exceeds what
   // those NIC links carry: it cannot saturate unless its capacity is below theirs together (an
@@ -43,11 +33,11 @@ void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
   // same argument one level up they never saturate.
   for (int leaf = 0; leaf < fabric.leaves(); ++leaf) {
     const double below = static_cast<double>(nic_links[leaf].size()) * spec.fabric.nic_bw;
-    impl->add_leaf_uplink(make_link(zone, fmt::format("ib-leaf-{}-up", leaf), fabric.leaf_uplink_bw(), lat),
+    impl->add_leaf_uplink(sealed_link(zone, fmt::format("ib-leaf-{}-up", leaf), fabric.leaf_uplink_bw(), lat),
                           fabric.leaf_uplink_bw() < below);
   }
   for (int pod = 0; pod < fabric.pods() && fabric.pods() > 1; ++pod)
-    impl->add_pod_uplink(make_link(zone, fmt::format("ib-pod-{}-up", pod), fabric.pod_uplink_bw(pod), lat),
+    impl->add_pod_uplink(sealed_link(zone, fmt::format("ib-pod-{}-up", pod), fabric.pod_uplink_bw(pod), lat),
                          false);
   for (int leaf = 0; leaf < fabric.leaves(); ++leaf) {
     const auto gpus = fabric.gpus_of_leaf(leaf);

@@ -4,19 +4,9 @@
 
 #include "models/nvlink_domain_graph.hpp"
 #include "platforms/nvlink_plane_zone.hpp"
+#include "platforms/sealed_link.hpp"
 
 namespace nvlsim {
-
-namespace {
-
-simgrid::s4u::SplitDuplexLink& make_link(simgrid::s4u::NetZone& zone, const std::string& name, double bw,
-                                         double latency) {
-  auto* link = zone.create_split_duplex_link(name, bw);
-  link->set_latency(latency)->seal();
-  return *link;
-}
-
-}  // namespace
 
 void build_nvlink_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
   const auto& s = spec.shape;
@@ -29,11 +19,11 @@ void build_nvlink_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec)
   for (int domain = 0; domain < s.domains; ++domain)
     for (int z = 0; z < s.zones_per_domain; ++z)
       impl->add_zone_link(
-          make_link(zone, fmt::format("nvl-zone-{}-{}", domain, z), f.zone_link_bw(), f.nvlink_latency));
+          sealed_link(zone, fmt::format("nvl-zone-{}-{}", domain, z), f.zone_link_bw(), f.nvlink_latency));
   const NvlinkDomainGraph graph(s.gpus_per_domain(), f.nvlink_links_per_gpu, f.nvlink_link_bw);
   const int per_zone = s.gpus_per_zone();
   for (int gpu = 0; gpu < s.gpus(); ++gpu) {
-    auto& port = make_link(zone, fmt::format("nvl_link_{}", gpu), graph.gpu_bandwidth(0), f.nvlink_latency);
+    auto& port = sealed_link(zone, fmt::format("nvl_link_{}", gpu), graph.gpu_bandwidth(0), f.nvlink_latency);
     auto* host = zone.create_host(fmt::format("gpu-{}", gpu), 1.0);
     host->seal();
     const int domain = s.domain_of_gpu(gpu);

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <sstream>
 
 #include "nvlsim_process.hpp"
+#include "probe_output.hpp"
 
 using namespace nvlsim::test;
 
@@ -18,20 +18,6 @@ constexpr double kNvls = 846e9;
 constexpr double kRing = 720e9;
 constexpr double kNic = 48e9;
 constexpr double kS = 1e9;
-
-std::map<std::string, std::string> probe(const std::string& args, const std::filesystem::path& dir) {
-  const auto r = run_nvlsim("probe " + args, dir);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  std::map<std::string, std::string> out;
-  std::istringstream in(r.out);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto space = line.find(' ');
-    out[line.substr(0, space)] = line.substr(space + 1);
-  }
-  return out;
-}
 
 std::string three_racks(const std::filesystem::path& dir) {
   const auto file = dir / "x3.xml";

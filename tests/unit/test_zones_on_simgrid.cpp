@@ -6,10 +6,10 @@
 
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "csv_table.hpp"
 #include "nvlsim_process.hpp"
+#include "probe_output.hpp"
 
 using namespace nvlsim::test;
 
@@ -19,20 +19,6 @@ constexpr double kB = 3.6e12;      // NVLink per GPU: 72 links x 50 GB/s
 constexpr double kZone = 64.8e12;  // a zone's midplane link: 36 GPUs x 1.8 TB/s
 constexpr double kNic = 192e9;     // 0.96 of a 1.6 Tb/s NIC
 constexpr double kS = 1e9;
-
-std::map<std::string, std::string> probe(const std::string& args, const std::filesystem::path& dir) {
-  const auto r = run_nvlsim("probe " + args, dir);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  std::map<std::string, std::string> out;
-  std::istringstream in(r.out);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto space = line.find(' ');
-    out[line.substr(0, space)] = line.substr(space + 1);
-  }
-  return out;
-}
 
 // Two Kyber racks: two domains of 144 GPUs, zones of GPUs 0-35, 36-71, 72-107, 108-143 in domain 0.
 std::string nvl576(const std::filesystem::path& dir, const std::string& flags = "") {
