@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 
 namespace nvlsim {
@@ -36,7 +37,7 @@ class ReservedResources {
   std::vector<std::uint8_t> held_;
 };
 
-// What the policy placed for each request since the working state last changed. place() is a function
+// What the policy placed for each request since the state the pass reads last changed. place() is a function
 // of the state and the request, and a pass asks the same few requests over and over (a queue of
 // thousands holds a dozen sizes, and up to max_job_test of them are tried), so each is placed once per
 // state: the pass's cost no longer grows with the queue times the machine.
@@ -56,44 +57,71 @@ class PlacementMemo {
   std::vector<std::pair<JobRequest, std::optional<Allocation>>> entries_;
 };
 
+// The jobs a pass starts. Each start is applied to the caller's state as the pass decides it, so later
+// jobs see it, and released again, last first, when the decisions are taken or the pass leaves by an
+// exception: the caller's state comes back as it was. Copying the state instead cost the machine's size at
+// every pass that started a job, 12% of a 1,000-rack replay.
+class Starts {
+ public:
+  explicit Starts(ClusterState& state) : state_(state) {}
+  ~Starts() { release_all(); }
+  Starts(const Starts&) = delete;
+  Starts& operator=(const Starts&) = delete;
+
+  void add(std::size_t job, Allocation allocation, double expected_end) {
+    state_.apply(allocation);
+    ++applied_;
+    decided_.push_back({job, std::move(allocation)});
+    ends_.push_back(expected_end);
+  }
+  std::span<const StartDecision> decided() const { return decided_; }
+  double expected_end(std::size_t k) const { return ends_[k]; }
+  std::vector<StartDecision> take() {
+    release_all();
+    return std::move(decided_);
+  }
+
+ private:
+  void release_all() {
+    for (; applied_ > 0; --applied_) state_.release(decided_[applied_ - 1].allocation);
+  }
+  ClusterState& state_;
+  std::vector<StartDecision> decided_;
+  std::vector<double> ends_;  // parallel to decided_
+  std::size_t applied_ = 0;
+};
+
 }  // namespace
 
-std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
-                                         std::span<const QueuedJob> queue,
+std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
                                          const BackfillConfig& config, BackfillReport* report,
                                          ReservationReplay* replay) {
   ReservationReplay one_pass;
   if (replay == nullptr) replay = &one_pass;
-  // Copied only when a job starts: most passes start nothing, and the copy is the machine's size.
-  std::optional<ClusterState> working;
-  const ClusterState* current = &state;
   PlacementMemo memo;
-  std::vector<StartDecision> started;
-  std::vector<double> started_ends;  // parallel to started
+  Starts started(state);
+  const ClusterState& current = state;  // what the pass reads: the machine with its starts so far
   bool blocked = false;
   const auto try_start = [&](const QueuedJob& job, const auto& allowed) {
     const int gpus = job.request.gpus;
     // A share request may go to a GPU already holding shares, which counts busy: only the policy can say.
-    if (job.request.shards == 0 && gpus > current->free_gpus()) {
-      const int idle = current->shape().gpus() - current->busy_gpus() - current->down_gpus();
+    if (job.request.shards == 0 && gpus > current.free_gpus()) {
+      const int idle = current.shape().gpus() - current.busy_gpus() - current.down_gpus();
       blocked = blocked || gpus <= idle;
       return false;
     }
-    std::optional<Allocation>& placed = memo.place(policy, *current, job.request);
+    std::optional<Allocation>& placed = memo.place(policy, current, job.request);
     blocked = blocked || !placed;
     if (!placed || !allowed(*placed)) return false;
-    if (!working) current = &working.emplace(state);
-    working->apply(*placed);
-    started.push_back({job.job, std::move(*placed)});
-    started_ends.push_back(now + job.time_limit);
+    started.add(job.job, std::move(*placed), now + job.time_limit);
     memo.clear();
     return true;
   };
 
   const auto done = [&] {
     if (report != nullptr) report->placement_blocked = blocked;
-    return started;
+    return started.take();
   };
   std::size_t head = 0;
   while (head < queue.size() && try_start(queue[head], [](const Allocation&) { return true; })) ++head;
@@ -113,11 +141,12 @@ std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
     if (!reservation && candidate < waiting.size()) {
       endings.clear();
       for (const RunningJob& job : running) endings.push_back({job.expected_end, job.job, &job.allocation});
-      for (std::size_t s = 0; s < started.size(); ++s)
-        endings.push_back({started_ends[s], started[s].job, &started[s].allocation});
+      const auto decided = started.decided();
+      for (std::size_t s = 0; s < decided.size(); ++s)
+        endings.push_back({started.expected_end(s), decided[s].job, &decided[s].allocation});
     }
     while (!reservation && candidate < waiting.size()) {
-      reservation = replay->reserve(now, *current, endings, queue[waiting[candidate]].request, policy);
+      reservation = replay->reserve(now, current, endings, queue[waiting[candidate]].request, policy);
       if (reservation)
         reserved.emplace(state.shape(), reservation->allocation);
       else

@@ -48,9 +48,10 @@ struct BackfillConfig {
 // would not fit even once every running job ended (down parts keep it out) gets no reservation and is
 // passed over: the next job that cannot start is the one promised. A `replay` kept from pass to pass
 // (the caller's, for one machine) makes the reservation cost what changed since the last pass instead
-// of a replay of every running job; the decisions are the same either way.
-std::vector<StartDecision> easy_backfill(double now, const ClusterState& state,
-                                         std::span<const QueuedJob> queue,
+// of a replay of every running job; the decisions are the same either way. `state` is lent to the pass,
+// which applies its starts to it while it decides and releases them before it returns: the caller gets it
+// back as it was, and starts the decisions itself.
+std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
                                          const BackfillConfig& config = {}, BackfillReport* report = nullptr,
                                          ReservationReplay* replay = nullptr);

@@ -35,6 +35,8 @@ class RunningSet {
   std::span<const std::size_t> owners_of(int gpu) const { return owners_[gpu]; }
 
   const ClusterState& state() const { return state_; }
+  // The state lent to a scheduling pass, which must give it back as it found it (easy_backfill does).
+  ClusterState& state_for_pass() { return state_; }
   std::span<const RunningJob> jobs() const { return jobs_; }
   bool empty() const { return jobs_.empty(); }
   // GPUs a job runs on, whole or in shares: a GPU shared by several jobs counts once.

@@ -30,15 +30,15 @@ void Scheduler::requeue(std::size_t job) {
 // Jobs start in queue order at every change; the backfill pass past a blocked head runs at most every
 // bf_interval, as Slurm's sched/backfill does. A change inside the interval asks for a wake-up for the
 // pass at its end; with no change since the last pass there is nothing new to backfill.
-Scheduler::Pass Scheduler::pass(double now, const RunningSet& running) {
+Scheduler::Pass Scheduler::pass(double now, RunningSet& running) {
   const bool backfill = now + kTimeSlack >= next_backfill_;  // due events may fire a hair early
   if (backfill) next_backfill_ = now + bf_interval_;
   BackfillConfig bf;
   bf.backfill = backfill;
   BackfillReport report;
   Pass out;
-  out.starts =
-      easy_backfill(now, running.state(), queue_.jobs(), running.jobs(), policy_, bf, &report, &replay_);
+  out.starts = easy_backfill(now, running.state_for_pass(), queue_.jobs(), running.jobs(), policy_, bf,
+                             &report, &replay_);
   placement_blocked_ = report.placement_blocked;
   for (const auto& d : out.starts) starting_[d.job] = 1;
   queue_.remove(out.starts.size(), [this](std::size_t job) { return starting_[job] != 0; });

@@ -34,7 +34,7 @@ class Scheduler {
     std::optional<double> wake_at;      // when the backfill pass this one skipped is due
   };
   // A pass at `now` over the queue and the running jobs.
-  Pass pass(double now, const RunningSet& running);
+  Pass pass(double now, RunningSet& running);
   // The wake-up a pass asked for came due.
   void woke() { wake_pending_ = false; }
 

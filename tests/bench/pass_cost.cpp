@@ -85,7 +85,7 @@ std::vector<PassCost> measure_passes(int racks, const std::string& spec, const s
     const SeededMachine machine = seeded_machine(context.shape, *policy, 2 * longest, seed);
     std::mt19937_64 rng(seed);
     for (PassCost& row : rows) {
-      const PassInput in = before_pass(machine, *policy, row.queue, rng);
+      PassInput in = before_pass(machine, *policy, row.queue, rng);
       // The fastest of the repeats: a slower one was interrupted by other work on the machine.
       double carried_ns = std::numeric_limits<double>::infinity();
       double fresh_ns = carried_ns;

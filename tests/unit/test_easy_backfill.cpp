@@ -3,6 +3,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,7 +107,7 @@ TEST_CASE("backfill starts a long job that uses nothing reserved", "[easy_backfi
 }
 
 TEST_CASE("jobs start in queue order while they fit", "[easy_backfill]") {
-  const ClusterState state(kFourTrays);
+  ClusterState state(kFourTrays);
   // Job 5 (4) takes tray 0 (all trays tie, lowest first); job 3 (8) takes trays 1..2 from the run 1..3;
   // job 9 (4) takes tray 3. Job 1 then finds nothing free and becomes the head with nothing after it.
   const std::vector<QueuedJob> queue = {{5, {4}, 30}, {3, {8}, 20}, {9, {4}, 40}, {1, {1}, 5}};
@@ -115,7 +116,7 @@ TEST_CASE("jobs start in queue order while they fit", "[easy_backfill]") {
 }
 
 TEST_CASE("the head's reservation counts jobs started in the same pass", "[easy_backfill]") {
-  const ClusterState state(kFourTrays);
+  ClusterState state(kFourTrays);
   // At t=10 job 5 (12 GPUs) starts on trays 0..2 until 10 + 100 = 110. Head job 3 wants all 16: shadow
   // time 110, everything reserved. Job 9 on tray 3 would end at 111, too late; job 4 ends at 110, in time.
   const std::vector<QueuedJob> queue = {{5, {12}, 100}, {3, {16}, 10}, {9, {4}, 101}, {4, {4}, 100}};
@@ -164,7 +165,7 @@ TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_ba
 }
 
 TEST_CASE("a head that can never fit is passed over: jobs past it start", "[easy_backfill]") {
-  const ClusterState state(kFourTrays);
+  ClusterState state(kFourTrays);
   // Job 0 starts on tray 0; job 1 wants 20 of 16 GPUs, so nothing is promised to it and job 2 starts.
   const std::vector<QueuedJob> queue = {{0, {4}, 10}, {1, {20}, 10}, {2, {1}, 1}};
   CHECK(started(easy_backfill(0, state, queue, {}, kPerGpu)) == Started{{0, ids(0, 4)}, {2, ids(4, 5)}});
@@ -211,4 +212,52 @@ TEST_CASE("backfill keeps a job without a time limit off resources promised at t
   // Job 2 has no limit either: it would hold GPUs the head is promised, so it waits. Job 3 ends.
   const std::vector<QueuedJob> queue = {{1, {16}, 10}, {2, {4}, forever}, {3, {4}, 50}};
   CHECK(started(nvlsim::easy_backfill(0, state, queue, running, kPerGpu)) == Started{{3, ids(0, 4)}});
+}
+
+namespace {
+
+// What a policy can see of a state: every GPU's and tray's availability and the totals.
+std::vector<int> observable(const ClusterState& state) {
+  std::vector<int> seen{state.free_gpus(), state.busy_gpus(), state.allocated_gpus(), state.idle_trays()};
+  for (int gpu = 0; gpu < state.shape().gpus(); ++gpu) seen.push_back(state.gpu_free(gpu) ? 1 : 0);
+  for (int tray = 0; tray < state.shape().trays(); ++tray) {
+    seen.push_back(state.free_gpus_in_tray(tray));
+    seen.push_back(state.tray_held(tray) ? 1 : 0);
+  }
+  for (int free = 0; free <= state.shape().gpus_per_tray; ++free)
+    seen.push_back(state.first_tray_with_free(free));
+  return seen;
+}
+
+// HoldingPolicy until its `calls`-th placement, which throws.
+class FailingPolicy final : public PlacementPolicy {
+ public:
+  explicit FailingPolicy(int calls) : calls_left_(calls) {}
+  const std::string& name() const override { return name_; }
+  std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override {
+    if (--calls_left_ == 0) throw std::runtime_error("placement failed");
+    return HoldingPolicy{}.place(state, request);
+  }
+
+ private:
+  std::string name_ = "failing";
+  mutable int calls_left_;
+};
+
+}  // namespace
+
+TEST_CASE("a pass gives the state back as it found it even when it fails", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  const std::vector<RunningJob> running = {run(state, 0, 100, ids(0, 2))};
+  const auto before = observable(state);
+  // Jobs 1 and 2 take trays 1 to 3 in order and hold them, 3 does not fit, 4 backfills on tray 0.
+  const std::vector<QueuedJob> queue = {{1, {4}, 10}, {2, {8}, 10}, {3, {8}, 10}, {4, {1}, 10}};
+  std::vector<std::size_t> jobs;
+  for (const StartDecision& d : easy_backfill(0, state, queue, running, HoldingPolicy{}))
+    jobs.push_back(d.job);
+  CHECK(jobs == std::vector<std::size_t>{1, 2, 4});
+  CHECK(observable(state) == before);
+  // The third placement throws after two jobs were applied to the state.
+  CHECK_THROWS_WITH(easy_backfill(0, state, queue, running, FailingPolicy(3)), "placement failed");
+  CHECK(observable(state) == before);
 }

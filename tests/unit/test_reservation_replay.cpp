@@ -85,6 +85,7 @@ class Machine {
 
   double now() const { return now_; }
   const ClusterState& state() const { return state_; }
+  ClusterState& state() { return state_; }
   const std::vector<QueuedJob>& queue() const { return queue_; }
   const std::vector<RunningJob>& running() const { return running_; }
 
