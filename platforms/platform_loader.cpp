@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
@@ -38,6 +39,18 @@ void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, 
                                      table == &p.gpu_hosts ? "gpu-" : "nic-", i, count));
 }
 
+// Builds one plane nvlsim adds to the loaded file, naming the file and the plane in any error.
+template <typename Build>
+void build_plane(Build build, std::string_view plane, simgrid::s4u::NetZone& root, const PlatformSpec& spec,
+                 const std::string& file) {
+  try {
+    build(root, spec);
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: building the {} plane of a format {} platform: {}", file, plane,
+                                 spec.format_version, e.what()));
+  }
+}
+
 }  // namespace
 
 LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path) {
@@ -49,25 +62,11 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   } catch (const std::exception& e) {
     throw InputError(fmt::format("{}: {}", file, with_simgrid_hint(e.what())));
   }
-  const simgrid::s4u::NetZone& root = *engine.get_netzone_root();
+  simgrid::s4u::NetZone& root = *engine.get_netzone_root();
   LoadedPlatform p;
   p.spec = read_platform_properties([&root](const std::string& key) { return root.get_property(key); }, file);
-  if (p.spec.format_version >= 2) {
-    try {
-      build_ib_plane(*engine.get_netzone_root(), p.spec);
-    } catch (const std::exception& e) {
-      throw InputError(fmt::format("{}: building the InfiniBand plane of a format {} platform: {}", file,
-                                   p.spec.format_version, e.what()));
-    }
-  }
-  if (p.spec.format_version >= 3) {
-    try {
-      build_nvlink_plane(*engine.get_netzone_root(), p.spec);
-    } catch (const std::exception& e) {
-      throw InputError(fmt::format("{}: building the NVLink plane of a format {} platform: {}", file,
-                                   p.spec.format_version, e.what()));
-    }
-  }
+  if (p.spec.format_version >= 2) build_plane(build_ib_plane, "InfiniBand", root, p.spec, file);
+  if (p.spec.format_version >= 3) build_plane(build_nvlink_plane, "NVLink", root, p.spec, file);
   check_platform_resources(engine, file);
   collect_hosts(engine, file, p);
   // Format 1's Floyd zones compute their routes when sealed; sealing here lets routes be queried before the

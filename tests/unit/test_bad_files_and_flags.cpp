@@ -1,0 +1,146 @@
+// Bad failure and class files, flags and output folders in the bad-input catalogue (bad_input_catalogue.hpp).
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "bad_input_catalogue.hpp"
+
+using nvlsim::test::BadInput;
+
+namespace {}  // namespace
+
+TEST_CASE("bad model files and flags and outputs end with their status and message and one run or nothing",
+          "[errors][e2e]") {
+  nvlsim::test::check_bad_inputs(
+      "files-and-flags",
+      {
+          // Failures and classes.
+          {"a failure model that is not JSON",
+           {{"f.json", "{"}},
+           "--failures f.json",
+           2,
+           {"f.json: not valid JSON"}},
+          {"a failure model with a NUL byte after the document",
+           {{"f.json", std::string("{}\0{", 4)}},
+           "--failures f.json",
+           2,
+           {"f.json: not valid JSON: a NUL byte at offset 2 (is this a binary file?)"}},
+          {"a failure model that is a device without end",
+           {},
+           "--failures /dev/zero",
+           2,
+           {"/dev/zero: more than the 64 MiB a JSON file may have"}},
+          {"a failure replay of a GPU that does not exist",
+           {{"f.csv", "time,component,id,duration\n10,gpu,99999,5\n"}},
+           "--failures f.csv",
+           2,
+           {"f.csv:2: field 3 (id): expected a gpu id from 0 to 575"}},
+          {"a failure replay time that is no number",
+           {{"f.csv", "time,component,id,duration\nx,gpu,1,5\n"}},
+           "--failures f.csv",
+           2,
+           {"f.csv:2: field 1 (time)"}},
+          {"a class comm_fraction beyond a double",
+           {{"c.json", "{\"classes\":[{\"name\":\"a\",\"comm_fraction\":1e999}]}"}},
+           "--classes c.json",
+           2,
+           {"c.json: not valid JSON"}},
+          {"a failure model with a Weibull shape of 1e-300",
+           {{"f.json",
+             "{\"components\":{\"gpu\":{\"mtbf_hours\":50000,\"life\":\"weibull\",\"weibull_shape\":1e-300}}"
+             "}"}},
+           "--failures f.json",
+           2,
+           {"f.json", "weibull_shape"}},
+          {"a failure model with a one-second MTBF",
+           {{"f.json", "{\"components\":{\"gpu\":{\"mtbf_hours\":0.0003}}}"}},
+           "--failures f.json",
+           2,
+           {"f.json", "mtbf_hours"}},
+          {"a trace line of two megabytes",
+           {{"t.swf", std::string(2 << 20, '1')}},
+           "--trace t.swf",
+           2,
+           {"t.swf:1: line longer than 1048576 bytes"}},
+          // Flags.
+          {"an unknown flag", {}, "--bogus", 2, {"--bogus: unknown option"}},
+          {"a flag given twice", {}, "--seed 1 --seed 2", 2, {"--seed: given twice"}},
+          {"a NaN", {}, "--comm-fraction nan", 2, {"--comm-fraction: must be a finite number"}},
+          {"an infinite price", {}, "--gpu-hour-usd=inf", 2, {"--gpu-hour-usd: must be a finite number"}},
+          {"a NaN failure-rate scale",
+           {},
+           "--failures llama3 --failure-rate-scale nan",
+           2,
+           {"--failure-rate-scale: must be a finite number"}},
+          {"a failure-rate scale that leaves MTBFs of seconds",
+           {},
+           "--failures llama3 --failure-rate-scale 1e9",
+           2,
+           {"nvlsim: --failure-rate-scale: makes the gpu MTBF"}},
+          {"a policy file number beyond a double",
+           {{"p.json", "{\"policies\": [79e879]}"}},
+           "--policy-file p.json",
+           2,
+           {"p.json: not valid JSON"}},
+          {"a negative checkpoint interval",
+           {},
+           "--checkpoint-interval -5",
+           2,
+           {"--checkpoint-interval: must be"}},
+          {"too many rounds", {}, "--comm-rounds 100000", 2, {"--comm-rounds: must be between 1 and 1000"}},
+          {"a sample step of a nanosecond",
+           {},
+           "--sample 1e-9",
+           2,
+           {"sample step 1e-09 s", "use a step of at least"}},
+          {"a platform written to a full disk",
+           {},
+           "platform --racks 2 -o /dev/full",
+           1,
+           {"/dev/full: write failed: No space left on device"}},
+          {"a system nvlsim does not know",
+           {},
+           "platform --system gb100-nvl8 --racks 2 -o p.xml",
+           2,
+           {"nvlsim: --system: unknown system \"gb100-nvl8\" (known: gb200-nvl72, gb300-nvl72, "
+            "gb200-nvl36x2, "
+            "vr-nvl144, vr-ultra-nvl576)"}},
+          {"an odd number of racks of a two-rack NVLink domain",
+           {},
+           "platform --system gb200-nvl36x2 --racks 3 -o p.xml",
+           2,
+           {"nvlsim: --racks: gb200-nvl36x2 joins 2 racks into one NVLink domain: must be a multiple of 2, "
+            "got "
+            "3"}},
+          {"more racks of NVL576 than a platform may hold",
+           {},
+           "platform --system vr-ultra-nvl576 --racks 4096 -o p.xml",
+           2,
+           {"nvlsim: --racks: 4096 racks of vr-ultra-nvl576 make 294912 trays and 589824 GPUs, more than a "
+            "platform "
+            "may have (262144 trays, 1048576 GPUs)"}},
+          {"a topology written to a full disk",
+           {},
+           "platform --racks 2 --write-topology /dev/full",
+           1,
+           {"/dev/full: write failed: No space left on device"}},
+          {"a workload written to a full disk",
+           {},
+           "workload mix --days 0.1 --gpus 576 -o /dev/full",
+           1,
+           {"/dev/full: write failed: No space left on device"}},
+          {"a workload written into a missing folder",
+           {},
+           "workload mix --days 0.1 --gpus 576 -o no/such/mix.swf",
+           2,
+           {"no/such/mix.swf: cannot write: No such file or directory"}},
+          // Output.
+          {"an output folder under a file",
+           {{"file", "x"}},
+           "--out file/sub",
+           2,
+           {"file/sub: cannot create directory"}},
+      });
+}
