@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -12,7 +13,16 @@
 namespace nvlsim {
 
 void append_number(std::string& line, double v) {
-  if (std::isfinite(v)) fmt::format_to(std::back_inserter(line), "{}", v);
+  if (!std::isfinite(v)) return;
+  // Whole numbers (times in seconds, counts) are most cells. Below 1e15 fmt's shortest form of one is its
+  // digits, which integer formatting writes several times faster; -0 keeps its sign through fmt.
+  if (std::abs(v) < 1e15 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(v)).ptr;
+    line.append(digits, end);
+    return;
+  }
+  fmt::format_to(std::back_inserter(line), "{}", v);
 }
 
 std::string num(double v) {

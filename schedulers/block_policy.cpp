@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string_view>
@@ -93,17 +94,24 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   if (takes.empty()) return std::nullopt;
   Allocation allocation;
   std::vector<int> trays;
+  std::size_t held = 0;
+  for (const BlockTake& take : takes) held += layout_.blocks[take.block].size();
+  allocation.held_trays.reserve(held);
+  trays.reserve(nodes_for(state.shape(), request.gpus));
   for (const BlockTake& take : takes) {
     int left = take.nodes;
-    for (int tray : layout_.blocks[take.block]) {
-      if (left > 0 && state.tray_idle(tray)) {
-        trays.push_back(tray);
+    const std::vector<int>& block = layout_.blocks[take.block];
+    for (auto tray = block.begin(); left > 0 && tray != block.end(); ++tray) {
+      if (state.tray_idle(*tray)) {
+        trays.push_back(*tray);
         --left;
       }
-      allocation.held_trays.push_back(tray);
     }
+    allocation.held_trays.insert(allocation.held_trays.end(), block.begin(), block.end());
   }
-  std::sort(allocation.held_trays.begin(), allocation.held_trays.end());
+  // Takes come by block and a layout's blocks usually ascend: then the trays are in order already.
+  if (!std::is_sorted(allocation.held_trays.begin(), allocation.held_trays.end()))
+    std::sort(allocation.held_trays.begin(), allocation.held_trays.end());
   allocation.gpus = gpus_on_trays(state.shape(), std::move(trays), request.gpus);
   return allocation;
 }

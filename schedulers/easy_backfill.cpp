@@ -3,38 +3,48 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
 namespace nvlsim {
 namespace {
 
-// What a reservation uses, marked per GPU and tray so testing a candidate costs only the candidate's size.
+// What a reservation uses, as sorted lists: building it costs the reservation's size and testing a
+// candidate its own size times a logarithm, where marks per GPU and tray cost the machine's size at
+// every reservation.
 class ReservedResources {
  public:
   ReservedResources(const ClusterShape& shape, const Allocation& reserved)
-      : shape_(shape), gpus_(shape.gpus(), 0), trays_(shape.trays(), 0), held_(shape.trays(), 0) {
-    for (int gpu : reserved.gpus) {
-      gpus_[gpu] = 1;
-      trays_[shape.tray_of_gpu(gpu)] = 1;
-    }
-    for (int tray : reserved.held_trays) trays_[tray] = held_[tray] = 1;
+      : shape_(shape), gpus_(sorted(reserved.gpus)), held_(sorted(reserved.held_trays)) {
+    std::vector<int> gpu_trays;
+    gpu_trays.reserve(gpus_.size());
+    for (int gpu : gpus_)
+      if (gpu_trays.empty() || gpu_trays.back() != shape.tray_of_gpu(gpu))
+        gpu_trays.push_back(shape.tray_of_gpu(gpu));
+    trays_.reserve(gpu_trays.size() + held_.size());
+    std::ranges::set_union(gpu_trays, held_, std::back_inserter(trays_));
   }
-
   // Shares a GPU, holds a tray the reservation uses, or uses a tray the reservation holds.
   bool conflicts(const Allocation& candidate) const {
-    const auto gpu_conflicts = [&](int gpu) { return gpus_[gpu] || held_[shape_.tray_of_gpu(gpu)]; };
-    return std::any_of(candidate.gpus.begin(), candidate.gpus.end(), gpu_conflicts) ||
-           std::any_of(candidate.held_trays.begin(), candidate.held_trays.end(),
-                       [&](int tray) { return trays_[tray] != 0; });
+    const auto in = [](const std::vector<int>& list, int x) { return std::ranges::binary_search(list, x); };
+    return std::ranges::any_of(
+               candidate.gpus,
+               [&](int gpu) { return in(gpus_, gpu) || in(held_, shape_.tray_of_gpu(gpu)); }) ||
+           std::ranges::any_of(candidate.held_trays, [&](int tray) { return in(trays_, tray); });
   }
 
  private:
+  static std::vector<int> sorted(std::vector<int> ids) {
+    if (!std::ranges::is_sorted(ids)) std::ranges::sort(ids);
+    return ids;
+  }
   ClusterShape shape_;
-  std::vector<std::uint8_t> gpus_;
-  std::vector<std::uint8_t> trays_;  // holding a GPU's tray or held
-  std::vector<std::uint8_t> held_;
+  std::vector<int> gpus_;
+  std::vector<int> held_;
+  std::vector<int> trays_;  // holding a GPU of the reservation's, or held by it
 };
 
 // What the policy placed for each request since the state the pass reads last changed. place() is a function
@@ -155,7 +165,24 @@ std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::s
     return reservation ? &*reservation : nullptr;
   };
   const std::size_t end = head + 1 + std::min(config.max_job_test, queue.size() - head - 1);
+  // With no GPU free (within a pass they only get fewer) no whole-GPU job can start: the rest of the pass
+  // only notes whether one of them fits the idle GPUs, in one tight scan instead of the loop. A share
+  // request may still go to a GPU that holds shares, so the scan stops there and the loop goes on past it.
+  std::size_t scan_from = head + 1;
+  const auto nothing_can_start_from = [&](std::size_t from) {
+    int fewest = current.shape().gpus() + 1;
+    for (std::size_t k = from; k < end; ++k) {
+      if (queue[k].request.shards > 0) {
+        scan_from = k + 1;
+        return false;
+      }
+      fewest = std::min(fewest, queue[k].request.gpus);
+    }
+    blocked = blocked || fewest <= current.shape().gpus() - current.busy_gpus() - current.down_gpus();
+    return true;
+  };
   for (std::size_t i = head + 1; i < end; ++i) {
+    if (current.free_gpus() == 0 && i >= scan_from && nothing_can_start_from(i)) break;
     const QueuedJob& job = queue[i];
     const bool began = try_start(job, [&](const Allocation& placed) {
       const Reservation* promised = promise();

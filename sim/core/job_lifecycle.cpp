@@ -220,6 +220,9 @@ void JobLifecycle::release(std::size_t job) {
   const Allocation& allocation = running_.allocation(job);
   const std::vector<int> shared = allocation.shards > 0 ? allocation.gpus : std::vector<int>{};
   running_.remove(job);
+  // The attempt's plan is rebuilt at the next start: freed now, its memory serves the jobs starting next
+  // instead of every ended job's plan staying live until the replay ends.
+  attempts_[job] = Attempt{};
   released_ = true;
   update_speeds(shared, job);
 }

@@ -70,7 +70,7 @@ class JobLifecycle {
   Agenda& agenda_;
   Network& network_;
   RunningSet& running_;
-  std::vector<Attempt> attempts_;         // by job index: the current or last attempt
+  std::vector<Attempt> attempts_;         // by job index: the running attempt (empty otherwise)
   std::vector<JobProgress> progress_of_;  // by job index
   std::vector<AttemptRecord> killed_;
   std::size_t finished_ = 0;

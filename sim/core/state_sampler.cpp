@@ -17,6 +17,9 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
       dirty_list_(shape.domains) {
   std::iota(dirty_list_.begin(), dirty_list_.end(), 0);
   domains_by_run_[shape.trays_per_domain] = shape.domains;
+  // A record at each start and each end, in the common case: growing the vector instead copied it and
+  // faulted in its pages again at every doubling.
+  samples_.reserve(2 * admitted.size() + 1);
   std::map<int, int> counts, share_counts;
   for (std::size_t j : admitted) {
     const JobRequest& r = requests[j];

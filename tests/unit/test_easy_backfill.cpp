@@ -48,13 +48,16 @@ Started started(const std::vector<StartDecision>& decisions) {
   return result;
 }
 
-// per-gpu, except that jobs of 2 GPUs or more close the trays they use: lets a test see held trays.
+// per-gpu, except that jobs of `holding` GPUs or more (or of `holding` GPUs exactly, when `only`) close
+// the trays they use: lets a test see held trays.
 class HoldingPolicy final : public PlacementPolicy {
  public:
+  explicit HoldingPolicy(int holding = 2, bool only = false) : holding_(holding), only_(only) {}
   const std::string& name() const override { return name_; }
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override {
     auto allocation = PerGpuPolicy{}.place(state, request);
-    if (allocation && request.gpus >= 2) {
+    const bool holds = only_ ? request.gpus == holding_ : request.gpus >= holding_;
+    if (allocation && holds) {
       for (int gpu : allocation->gpus) {
         const int tray = state.shape().tray_of_gpu(gpu);
         if (allocation->held_trays.empty() || allocation->held_trays.back() != tray) {
@@ -67,6 +70,8 @@ class HoldingPolicy final : public PlacementPolicy {
 
  private:
   std::string name_ = "holding";
+  int holding_;
+  bool only_;
 };
 
 const PerGpuPolicy kPerGpu;
@@ -147,6 +152,18 @@ TEST_CASE("a reservation's held trays are reserved too", "[easy_backfill]") {
   const std::vector<QueuedJob> queue = {{1, {2}, 10}, {2, {1}, 1000}};
   CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, {2}}});
   CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{})).empty());
+}
+
+TEST_CASE("a job that would hold a tray the reservation has GPUs on waits", "[easy_backfill]") {
+  ClusterState state(kFourTrays);
+  // GPU 3 is down; job 0 runs on GPUs 0 and 1 until 100, job 9 on trays 1..3 until 1000: GPU 2 is free.
+  state.set_down(3, true);
+  const std::vector<RunningJob> running = {run(state, 0, 100, {0, 1}), run(state, 9, 1000, ids(4, 16))};
+  // Head job 1 (2 GPUs) is reserved GPUs 0 and 1 from 100, holding nothing. Job 2 (1 GPU until 1000) fits
+  // on GPU 2, outside the reservation; when 1-GPU jobs hold their tray it would close tray 0 to the head.
+  const std::vector<QueuedJob> queue = {{1, {2}, 10}, {2, {1}, 1000}};
+  CHECK(started(easy_backfill(0, state, queue, running, kPerGpu)) == Started{{2, {2}}});
+  CHECK(started(easy_backfill(0, state, queue, running, HoldingPolicy{1, true})).empty());
 }
 
 TEST_CASE("backfill examines at most max_job_test jobs past the head", "[easy_backfill]") {
