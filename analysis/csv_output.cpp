@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -17,7 +18,8 @@ namespace {
 
 template <class T>
 void append_int(std::string& line, T v) {
-  fmt::format_to(std::back_inserter(line), "{}", v);
+  char digits[24];
+  line.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
 }
 
 // 0..n-1 in ascending order of key(i); equal keys keep index order.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <span>
 #include <utility>
@@ -11,41 +10,6 @@
 
 namespace nvlsim {
 namespace {
-
-// What a reservation uses, as sorted lists: building it costs the reservation's size and testing a
-// candidate its own size times a logarithm, where marks per GPU and tray cost the machine's size at
-// every reservation.
-class ReservedResources {
- public:
-  ReservedResources(const ClusterShape& shape, const Allocation& reserved)
-      : shape_(shape), gpus_(sorted(reserved.gpus)), held_(sorted(reserved.held_trays)) {
-    std::vector<int> gpu_trays;
-    gpu_trays.reserve(gpus_.size());
-    for (int gpu : gpus_)
-      if (gpu_trays.empty() || gpu_trays.back() != shape.tray_of_gpu(gpu))
-        gpu_trays.push_back(shape.tray_of_gpu(gpu));
-    trays_.reserve(gpu_trays.size() + held_.size());
-    std::ranges::set_union(gpu_trays, held_, std::back_inserter(trays_));
-  }
-  // Shares a GPU, holds a tray the reservation uses, or uses a tray the reservation holds.
-  bool conflicts(const Allocation& candidate) const {
-    const auto in = [](const std::vector<int>& list, int x) { return std::ranges::binary_search(list, x); };
-    return std::ranges::any_of(
-               candidate.gpus,
-               [&](int gpu) { return in(gpus_, gpu) || in(held_, shape_.tray_of_gpu(gpu)); }) ||
-           std::ranges::any_of(candidate.held_trays, [&](int tray) { return in(trays_, tray); });
-  }
-
- private:
-  static std::vector<int> sorted(std::vector<int> ids) {
-    if (!std::ranges::is_sorted(ids)) std::ranges::sort(ids);
-    return ids;
-  }
-  ClusterShape shape_;
-  std::vector<int> gpus_;
-  std::vector<int> held_;
-  std::vector<int> trays_;  // holding a GPU of the reservation's, or held by it
-};
 
 // What the policy placed for each request since the state the pass reads last changed. place() is a function
 // of the state and the request, and a pass asks the same few requests over and over (a queue of
@@ -145,7 +109,6 @@ std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::s
   std::vector<std::size_t> waiting{head};  // examined jobs that did not start: the candidates
   std::size_t candidate = 0;               // waiting[0, candidate) fit not even on the emptied machine
   std::optional<Reservation> reservation;
-  std::optional<ReservedResources> reserved;
   std::vector<Ending> endings;
   const auto promise = [&]() -> const Reservation* {
     if (!reservation && candidate < waiting.size()) {
@@ -157,10 +120,7 @@ std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::s
     }
     while (!reservation && candidate < waiting.size()) {
       reservation = replay->reserve(now, current, endings, queue[waiting[candidate]].request, policy);
-      if (reservation)
-        reserved.emplace(state.shape(), reservation->allocation);
-      else
-        ++candidate;
+      if (!reservation) ++candidate;
     }
     return reservation ? &*reservation : nullptr;
   };
@@ -189,7 +149,7 @@ std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::s
       // A job without a limit never ends before the promise, even one made for the end of time.
       return promised == nullptr ||
              (std::isfinite(job.time_limit) && now + job.time_limit <= promised->start) ||
-             !reserved->conflicts(placed);
+             !replay->conflicts(placed);
     });
     if (!began && !reservation) waiting.push_back(i);
   }

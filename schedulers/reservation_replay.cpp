@@ -39,6 +39,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   if (!settled_) {
     settled_placement_ = walk(head, policy);
     settled_ = true;
+    if (settled_placement_) mark(*settled_placement_);
   }
   if (!settled_placement_) return std::nullopt;
   return Reservation{std::max(now, entries_[released_ - 1].time), *settled_placement_};
@@ -162,6 +163,33 @@ std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const 
     } while (!may_fit());
     verified_ = true;
   }
+}
+
+void ReservationReplay::mark(const Allocation& reserved) {
+  const ClusterShape& shape = future_->shape();
+  if (gpu_mark_.size() != static_cast<std::size_t>(shape.gpus()) ||
+      tray_mark_.size() != static_cast<std::size_t>(shape.trays())) {
+    gpu_mark_.assign(shape.gpus(), 0);
+    tray_mark_.assign(shape.trays(), 0);
+    held_mark_.assign(shape.trays(), 0);
+  }
+  ++mark_;
+  for (int gpu : reserved.gpus) {
+    gpu_mark_[gpu] = mark_;
+    tray_mark_[shape.tray_of_gpu(gpu)] = mark_;
+  }
+  for (int tray : reserved.held_trays) tray_mark_[tray] = held_mark_[tray] = mark_;
+}
+
+bool ReservationReplay::conflicts(const Allocation& candidate) const {
+  if (!settled_placement_) return false;
+  const ClusterShape& shape = future_->shape();
+  const auto gpu_conflicts = [&](int gpu) {
+    return gpu_mark_[gpu] == mark_ || held_mark_[shape.tray_of_gpu(gpu)] == mark_;
+  };
+  return std::any_of(candidate.gpus.begin(), candidate.gpus.end(), gpu_conflicts) ||
+         std::any_of(candidate.held_trays.begin(), candidate.held_trays.end(),
+                     [&](int tray) { return tray_mark_[tray] == mark_; });
 }
 
 }  // namespace nvlsim

@@ -41,6 +41,10 @@ class ReservationReplay {
   std::optional<Reservation> reserve(double now, const ClusterState& now_state,
                                      std::span<const Ending> endings, const JobRequest& head,
                                      const PlacementPolicy& policy);
+  // Whether `candidate` shares a GPU with the reservation the last reserve() returned, holds a tray that
+  // reservation uses, or uses a tray it holds. Answered from marks per GPU and tray, set when a walk
+  // places the head: a candidate costs its own size, and an unchanged reservation is not marked again.
+  bool conflicts(const Allocation& candidate) const;
 
  private:
   struct Entry {
@@ -71,6 +75,11 @@ class ReservationReplay {
   bool settled_ = false;
   bool verified_ = false;  // the head was asked on the state before the last release, and did not fit
   std::optional<Allocation> settled_placement_;
+  // settled_placement_'s resources: equal to mark_ where it has a GPU, where it uses a tray (by a GPU or
+  // by holding it), and where it holds one.
+  void mark(const Allocation& reserved);
+  std::vector<std::uint64_t> gpu_mark_, tray_mark_, held_mark_;
+  std::uint64_t mark_ = 0;
 };
 
 }  // namespace nvlsim
