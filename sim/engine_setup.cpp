@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,12 @@ extern "C" void interrupted(int signal) {
 }  // namespace
 
 std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> simgrid_args) {
-  std::vector<std::string> args = {"nvlsim", "--log=root.thres:warning", "--cfg=network/model:CM02",
-                                   "--cfg=network/crosstraffic:0", "--cfg=network/TCP-gamma:1e300"};
+  std::vector<std::string> args = {"nvlsim",
+                                   "--log=root.thres:warning",
+                                   "--cfg=network/model:CM02",
+                                   "--cfg=network/crosstraffic:0",
+                                   "--cfg=network/TCP-gamma:1e300",
+                                   "--cfg=debug/clean-atexit:0"};
 #ifdef NVLSIM_SANITIZE
   // ASan cannot follow SimGrid's hand-made stack switching in raw contexts.
   args.emplace_back("--cfg=contexts/factory:thread");
@@ -56,6 +61,13 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(std::span<const std::string> s
   // Again: SimGrid's engine has just put its own SIGINT handler in place.
   say_when_interrupted();
   return engine;
+}
+
+void keep_engine_until_exit(std::unique_ptr<simgrid::s4u::Engine> engine) {
+  // A plain pointer, not a static object: nothing destroys it before the leak checker looks at exit.
+  static simgrid::s4u::Engine* kept = nullptr;
+  if (kept != nullptr) throw std::logic_error("nvlsim: a second engine kept until exit");
+  kept = engine.release();
 }
 
 void say_when_interrupted() {

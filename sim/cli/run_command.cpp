@@ -215,6 +215,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   DeferredSignals::check();
   outputs.commit();
   deferred.release();
+  keep_engine_until_exit(std::move(engine));
   const fs::path& out_dir = outputs.dir();
   std::fputs(comparison_table(summaries).c_str(), stdout);
   std::fflush(stdout);  // before plot.py writes to the same stream
