@@ -42,7 +42,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
     if (settled_placement_) mark(*settled_placement_);
   }
   if (!settled_placement_) return std::nullopt;
-  return Reservation{std::max(now, entries_[released_ - 1].time), *settled_placement_};
+  return Reservation{std::max(now, entries_[released_ - 1].time), &*settled_placement_};
 }
 
 void ReservationReplay::rebuild(const ClusterState& now_state, std::span<const Ending> endings) {

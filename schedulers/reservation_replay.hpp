@@ -24,8 +24,8 @@ struct Ending {
 };
 
 struct Reservation {
-  double start = 0;  // the shadow time
-  Allocation allocation;
+  double start = 0;                        // the shadow time
+  const Allocation* allocation = nullptr;  // the replay's own: valid while it lives, until its next reserve()
 };
 
 class ReservationReplay {

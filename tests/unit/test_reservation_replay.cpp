@@ -26,8 +26,8 @@ constexpr ClusterShape kFourRacks{4, 18, 4};
 
 bool same(const std::optional<Reservation>& a, const std::optional<Reservation>& b) {
   if (a.has_value() != b.has_value()) return false;
-  return !a || (a->start == b->start && a->allocation.gpus == b->allocation.gpus &&
-                a->allocation.held_trays == b->allocation.held_trays);
+  return !a || (a->start == b->start && a->allocation->gpus == b->allocation->gpus &&
+                a->allocation->held_trays == b->allocation->held_trays);
 }
 
 bool same(const std::vector<StartDecision>& a, const std::vector<StartDecision>& b) {
@@ -144,8 +144,8 @@ TEST_CASE("a reservation carried between passes equals one replayed from the pre
         const auto endings = machine.endings();
         const nvlsim::JobRequest head = machine.queue().front().request;
         const auto kept = carried.reserve(machine.now(), machine.state(), endings, head, *policy);
-        const auto fresh =
-            ReservationReplay{}.reserve(machine.now(), machine.state(), endings, head, *policy);
+        ReservationReplay from_present;  // outlives the reservation, which points into it
+        const auto fresh = from_present.reserve(machine.now(), machine.state(), endings, head, *policy);
         REQUIRE(same(kept, fresh));
         reservations += kept.has_value();
       }
