@@ -153,7 +153,7 @@ json reservation(const json& question, const PlacementPolicy& policy, const Clus
   const auto reserved = replay.reserve(question.at("now").get<double>(), state, endings,
                                        request_of(question.at("request")), policy);
   if (!reserved) return json{{"start", nullptr}, {"alloc", nullptr}};
-  json out = answer(reserved->allocation, shape);
+  json out = answer(*reserved->allocation, shape);
   out["start"] = reserved->start;
   return out;
 }
