@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -15,12 +14,6 @@
 namespace nvlsim {
 
 namespace {
-
-template <class T>
-void append_int(std::string& line, T v) {
-  char digits[24];
-  line.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
-}
 
 // 0..n-1 in ascending order of key(i); equal keys keep index order.
 template <class Key>
@@ -80,9 +73,9 @@ JobRow job_row(const std::string& policy, const Job& job, const JobOutcome& o, s
 using JobColumn = CsvColumn<JobRow>;
 constexpr JobColumn kJobColumns[] = {
     {"policy", [](std::string& l, const JobRow& r) { append_quoted(l, r.policy); }},
-    {"job_id", [](std::string& l, const JobRow& r) { append_int(l, r.job.id); }},
+    {"job_id", [](std::string& l, const JobRow& r) { append_integer(l, r.job.id); }},
     {"submission_time", [](std::string& l, const JobRow& r) { append_number(l, r.job.submit_time); }},
-    {"requested_number_of_resources", [](std::string& l, const JobRow& r) { append_int(l, r.job.gpus); }},
+    {"requested_number_of_resources", [](std::string& l, const JobRow& r) { append_integer(l, r.job.gpus); }},
     {"requested_time", [](std::string& l, const JobRow& r) { append_number(l, r.job.time_limit); }},
     {"success", [](std::string& l,
                    const JobRow& r) { l += r.o.state == FinalState::completed_successfully ? '1' : '0'; }},
@@ -95,8 +88,8 @@ constexpr JobColumn kJobColumns[] = {
     {"stretch", [](std::string& l, const JobRow& r) { append_number(l, r.stretch); }},
     {"allocated_resources", [](std::string& l, const JobRow& r) { l += interval_set(r.o.gpus); }},
     {"trace_run_time", [](std::string& l, const JobRow& r) { append_number(l, r.job.run_time); }},
-    {"domains", [](std::string& l, const JobRow& r) { append_int(l, r.o.domains); }},
-    {"restarts", [](std::string& l, const JobRow& r) { append_int(l, r.o.restarts); }},
+    {"domains", [](std::string& l, const JobRow& r) { append_integer(l, r.o.domains); }},
+    {"restarts", [](std::string& l, const JobRow& r) { append_integer(l, r.o.restarts); }},
     {"comm_bytes", [](std::string& l,
                       const JobRow& r) { fmt::format_to(std::back_inserter(l), "{:.0f}", r.o.comm_bytes); }},
     {"cross_domain_bytes",
@@ -124,8 +117,8 @@ struct AttemptRow {
 using AttemptColumn = CsvColumn<AttemptRow>;
 constexpr AttemptColumn kAttemptColumns[] = {
     {"policy", [](std::string& l, const AttemptRow& r) { append_quoted(l, r.policy); }},
-    {"job_id", [](std::string& l, const AttemptRow& r) { append_int(l, r.job_id); }},
-    {"attempt", [](std::string& l, const AttemptRow& r) { append_int(l, r.attempt); }},
+    {"job_id", [](std::string& l, const AttemptRow& r) { append_integer(l, r.job_id); }},
+    {"attempt", [](std::string& l, const AttemptRow& r) { append_integer(l, r.attempt); }},
     {"starting_time", [](std::string& l, const AttemptRow& r) { append_number(l, r.start); }},
     {"finish_time", [](std::string& l, const AttemptRow& r) { append_number(l, r.finish); }},
     {"execution_time", [](std::string& l, const AttemptRow& r) { append_number(l, r.finish - r.start); }},
@@ -146,20 +139,21 @@ using TimeColumn = CsvColumn<TimeRow>;
 constexpr TimeColumn kTimeColumns[] = {
     {"policy", [](std::string& l, const TimeRow& r) { append_quoted(l, r.policy); }},
     {"time", [](std::string& l, const TimeRow& r) { append_number(l, r.time); }},
-    {"busy_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.busy_gpus); }},
-    {"free_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.free_gpus); }},
-    {"down_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.down_gpus); }},
+    {"busy_gpus", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.busy_gpus); }},
+    {"free_gpus", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.free_gpus); }},
+    {"down_gpus", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.down_gpus); }},
     {"stranded_gpus", [](std::string& l, const TimeRow& r) { append_number(l, r.s.stranded_gpus); }},
-    {"queued_jobs", [](std::string& l, const TimeRow& r) { append_int(l, r.s.queued_jobs); }},
-    {"queued_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.queued_gpus); }},
+    {"queued_jobs", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.queued_jobs); }},
+    {"queued_gpus", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.queued_gpus); }},
     {"nvlink_util", [](std::string& l, const TimeRow& r) { append_number(l, r.s.nvlink_util); }},
     {"ib_util", [](std::string& l, const TimeRow& r) { append_number(l, r.s.ib_util); }},
-    {"held_idle_gpus", [](std::string& l, const TimeRow& r) { append_int(l, r.s.held_idle_gpus); }},
+    {"held_idle_gpus", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.held_idle_gpus); }},
     {"fgd_fragment_gpus", [](std::string& l, const TimeRow& r) { append_number(l, r.s.fgd_fragment_gpus); }},
-    {"largest_free_run_max", [](std::string& l, const TimeRow& r) { append_int(l, r.s.largest_free_run); }},
-    {"idle_domains", [](std::string& l, const TimeRow& r) { append_int(l, r.s.idle_domains); }},
+    {"largest_free_run_max",
+     [](std::string& l, const TimeRow& r) { append_integer(l, r.s.largest_free_run); }},
+    {"idle_domains", [](std::string& l, const TimeRow& r) { append_integer(l, r.s.idle_domains); }},
     {"failure_stranded_gpus",
-     [](std::string& l, const TimeRow& r) { append_int(l, r.s.failure_stranded_gpus); }},
+     [](std::string& l, const TimeRow& r) { append_integer(l, r.s.failure_stranded_gpus); }},
     {"shared_free_gpus", [](std::string& l, const TimeRow& r) { append_number(l, r.s.shared_free_gpus); }},
 };
 

@@ -17,12 +17,15 @@ void append_number(std::string& line, double v) {
   // Whole numbers (times in seconds, counts) are most cells. Below 1e15 fmt's shortest form of one is its
   // digits, which integer formatting writes several times faster; -0 keeps its sign through fmt.
   if (std::abs(v) < 1e15 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(v)).ptr;
-    line.append(digits, end);
+    append_integer(line, static_cast<long long>(v));
     return;
   }
   fmt::format_to(std::back_inserter(line), "{}", v);
+}
+
+void append_integer(std::string& line, long long v) {
+  char digits[24];
+  line.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
 }
 
 std::string num(double v) {

@@ -9,6 +9,8 @@ namespace nvlsim {
 
 // Shortest text that reads back as the same double; empty for undefined values.
 void append_number(std::string& line, double v);
+// The decimal digits of an integer cell.
+void append_integer(std::string& line, long long v);
 std::string num(double v);
 // `text`, quoted when it holds a comma, a quote or a newline.
 void append_quoted(std::string& line, std::string_view text);
