@@ -20,8 +20,8 @@ struct NodeRun {
   int weight = 0;
 };
 
-std::vector<NodeRun> runs_of(std::span<const NodeOffer> nodes) {
-  std::vector<NodeRun> runs;
+void runs_of(std::span<const NodeOffer> nodes, std::vector<NodeRun>& runs) {
+  runs.clear();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const NodeOffer& n = nodes[i];
     const bool continues = !runs.empty() && runs.back().end == i && nodes[i - 1].tray + 1 == n.tray &&
@@ -33,7 +33,6 @@ std::vector<NodeRun> runs_of(std::span<const NodeOffer> nodes) {
     ++run.nodes;
     run.gpus += n.gpus;
   }
-  return runs;
 }
 
 bool suffices(const NodeRun& run, const Demand& demand) {
@@ -209,11 +208,15 @@ void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand)
 
 std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, const JobRequest& request,
                                            Demand demand) {
-  std::vector<NodeRun> runs = runs_of(nodes);
+  // Kept between calls: a replay evaluates millions of placements, and these were most of its allocations.
+  thread_local std::vector<NodeRun> runs;
+  thread_local std::vector<int> cpus;  // avail_cpu_per_node: a round's single-node pick zeroes the rest
+  thread_local std::vector<char> chosen;
+  runs_of(nodes, runs);
   RunPicker picker(runs);
-  std::vector<int> cpus(nodes.size());  // avail_cpu_per_node: a round's single-node pick zeroes the rest
+  cpus.resize(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) cpus[i] = nodes[i].cpus;
-  std::vector<char> chosen(nodes.size(), 0);
+  chosen.assign(nodes.size(), 0);
   while (demand.max_nodes > 0) {
     const int b = picker.pick(demand);
     if (b < 0) break;

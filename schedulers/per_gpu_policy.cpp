@@ -1,6 +1,5 @@
 #include "schedulers/per_gpu_policy.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -13,8 +12,8 @@ std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const J
   if (request.gpus < 1) throw std::invalid_argument("per-gpu: a request needs at least one GPU");
   if (request.shards > 0) return cons_tres::place_shards(state, request);
   if (!may_fit(state, request)) return std::nullopt;
-  std::vector<cons_tres::NodeOffer> nodes;
-  nodes.reserve(static_cast<std::size_t>(std::min(state.shape().trays(), state.free_gpus())));
+  thread_local std::vector<cons_tres::NodeOffer> nodes;  // kept between calls, as placements are millions
+  nodes.clear();
   state.for_each_tray_with_free_gpus([&](int tray) {
     if (auto node = cons_tres::offer(state, tray, request)) nodes.push_back(*node);
   });

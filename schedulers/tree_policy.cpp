@@ -109,8 +109,8 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     return cons_tres::share_allocation(state, *trays, request);
   }
   // The nodes Slurm considers, ascending.
-  std::vector<cons_tres::NodeOffer> node;
-  node.reserve(static_cast<std::size_t>(std::min(state.shape().trays(), state.free_gpus())));
+  thread_local std::vector<cons_tres::NodeOffer> node;  // kept between calls, as placements are millions
+  node.clear();
   state.for_each_tray_with_free_gpus([&](int tray) {
     if (!under_a_switch(tray)) return;
     if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
