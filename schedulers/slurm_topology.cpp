@@ -25,17 +25,19 @@ namespace {
 // at a few levels.
 constexpr std::size_t kMaxListed = std::size_t{1} << 20;
 
-// Node names to trays: the given list, or first appearance in the file.
+// Node names to trays: the given list, or first appearance in the file, at most `limit` of them.
 class NodeMap {
  public:
-  explicit NodeMap(std::span<const std::string> names) : fixed_(!names.empty()) {
+  NodeMap(std::span<const std::string> names, int limit) : fixed_(!names.empty()), limit_(limit) {
     for (std::size_t i = 0; i < names.size(); ++i) trays_.emplace(names[i], static_cast<int>(i));
   }
-  // nullopt for a name missing from a fixed list.
+  bool fixed() const { return fixed_; }
+  int limit() const { return limit_; }
+  // nullopt for a name missing from a fixed list or past the limit.
   std::optional<int> tray(const std::string& name) {
     const auto found = trays_.find(name);
     if (found != trays_.end()) return found->second;
-    if (fixed_) return std::nullopt;
+    if (fixed_ || static_cast<int>(trays_.size()) >= limit_) return std::nullopt;
     const int tray = static_cast<int>(trays_.size());
     trays_.emplace(name, tray);
     return tray;
@@ -43,6 +45,7 @@ class NodeMap {
 
  private:
   bool fixed_;
+  int limit_;
   std::unordered_map<std::string, int> trays_;
 };
 
@@ -55,7 +58,8 @@ struct Where {
 // Reads one topology: errors carry FILE:LINE; switches name children resolved after all are read.
 class Builder {
  public:
-  Builder(std::string_view file, std::span<const std::string> names) : file_(file), nodes_(names) {}
+  Builder(std::string_view file, std::span<const std::string> names, int trays)
+      : file_(file), nodes_(names, trays) {}
 
   InputError error(const Where& at, std::string_view what) const {
     if (at.field.empty()) return InputError(fmt::format("{}:{}: {}", file_, at.line, what));
@@ -78,11 +82,33 @@ class Builder {
     return names;
   }
 
-  std::vector<int> trays(std::string_view hostlist, const Where& at) {
+  // A node belongs to at most one block and at most one leaf switch; the owners maps (tray to the block's
+  // or switch's index and line) make a second listing name both.
+  enum class Group { block, leaf };
+  std::vector<int> trays(std::string_view hostlist, const Where& at, Group group, const std::string& owner) {
+    const bool block = group == Group::block;
+    auto& owners = block ? block_owners_ : switch_owners_;
+    const int index = static_cast<int>(block ? topology_.blocks.size() : topology_.switches.size());
     std::vector<int> result;
     for (const std::string& name : expand(hostlist, at)) {
       const std::optional<int> tray = nodes_.tray(name);
-      if (!tray) throw error(at, fmt::format("unknown node '{}'", name));
+      if (!tray && nodes_.fixed()) throw error(at, fmt::format("unknown node '{}'", name));
+      if (!tray) {
+        throw error(at, fmt::format("node '{}' is distinct node number {} in the file, more than the "
+                                    "platform's {} trays (it names no nodes, so they map to trays in order "
+                                    "of first appearance)",
+                                    name, nodes_.limit() + 1, nodes_.limit()));
+      }
+      const auto [first, added] = owners.try_emplace(*tray, Owner{index, at.line});
+      if (!added) {
+        const int other = first->second.index;
+        const std::string& earlier = other == index ? owner
+                                     : block        ? topology_.blocks[other].name
+                                                    : topology_.switches[other].name;
+        const char* kind = block ? "block" : "switch";
+        throw error(at, fmt::format("node '{}' is in {} '{}' (line {}) and again in {} '{}'", name, kind,
+                                    earlier, first->second.line, kind, owner));
+      }
       result.push_back(*tray);
     }
     return result;
@@ -92,7 +118,7 @@ class Builder {
     if (blocks_.contains(name)) throw error(name_at, fmt::format("block '{}' defined twice", name));
     blocks_.emplace(name, name_at.line);
     topology_.blocks.push_back(
-        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at)});
+        {name, hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at, Group::block, name)});
   }
 
   void set_block_sizes(const std::vector<std::string>& sizes, const Where& at) {
@@ -119,7 +145,7 @@ class Builder {
     if (switches_.contains(name)) throw error(name_at, fmt::format("switch '{}' defined twice", name));
     switches_.emplace(name, static_cast<int>(topology_.switches.size()));
     topology_.switches.push_back(
-        {std::move(name), hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at), {}});
+        {name, hostlist.empty() ? std::vector<int>{} : trays(hostlist, nodes_at, Group::leaf, name), {}});
     pending_children_.push_back(
         {children.empty() ? std::vector<std::string>{} : expand(children, children_at), children_at});
   }
@@ -147,7 +173,13 @@ class Builder {
   std::map<std::string, int> blocks_;    // name -> line
   std::map<std::string, int> switches_;  // name -> index
   std::vector<Children> pending_children_;
-  std::size_t listed_ = 0;  // names expanded so far
+  struct Owner {
+    int index;  // into topology_.blocks or topology_.switches
+    int line;
+  };
+  std::unordered_map<int, Owner> block_owners_;   // tray -> its block
+  std::unordered_map<int, Owner> switch_owners_;  // tray -> its leaf switch
+  std::size_t listed_ = 0;                        // names expanded so far
 };
 
 // Real topology files are a few kilobytes; the cap keeps a wrong path (a trace, a disk image) out of memory.
@@ -188,8 +220,8 @@ std::vector<std::pair<std::string_view, std::string_view>> conf_tokens(std::stri
 }  // namespace
 
 SlurmTopology parse_topology_conf(std::string_view text, std::string_view file,
-                                  std::span<const std::string> node_names) {
-  Builder builder(file, node_names);
+                                  std::span<const std::string> node_names, int trays) {
+  Builder builder(file, node_names, trays);
   int number = 0;
   for (std::size_t start = 0; start < text.size();) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
@@ -333,8 +365,8 @@ void read_tree(Builder& b, const Field& tree) {
 }  // namespace
 
 SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
-                                  std::span<const std::string> node_names) {
-  Builder builder(file, node_names);
+                                  std::span<const std::string> node_names, int trays) {
+  Builder builder(file, node_names, trays);
   std::vector<YAML::Node> documents;
   try {
     documents = load_yaml_documents(text);
@@ -372,11 +404,12 @@ SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
   return builder.finish();
 }
 
-SlurmTopology read_slurm_topology(const std::string& path, std::span<const std::string> node_names) {
+SlurmTopology read_slurm_topology(const std::string& path, std::span<const std::string> node_names,
+                                  int trays) {
   const std::string text = read_file(path);
   const bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
-  SlurmTopology topology =
-      yaml ? parse_topology_yaml(text, path, node_names) : parse_topology_conf(text, path, node_names);
+  SlurmTopology topology = yaml ? parse_topology_yaml(text, path, node_names, trays)
+                                : parse_topology_conf(text, path, node_names, trays);
   // A file given with --topology that describes nothing would silently leave the policies without one.
   if (topology.blocks.empty() && topology.switches.empty())
     throw InputError(fmt::format("{}: describes no block and no switch", path));

@@ -40,7 +40,8 @@ PolicyContext policy_context(const PolicyRequest& request, const LoadedPlatform&
   follow_fabric(context, IbFabric(platform.spec.shape, platform.spec.fabric));
   context.node_names = tray_names(platform, platform_name);
   context.partial_operation = platform.spec.partial_operation;
-  if (request.topology) context.topology = read_slurm_topology(*request.topology, context.node_names);
+  if (request.topology)
+    context.topology = read_slurm_topology(*request.topology, context.node_names, context.shape.trays());
   return context;
 }
 

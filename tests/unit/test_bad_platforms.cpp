@@ -174,5 +174,11 @@ TEST_CASE(
            "--topology t.conf",
            2,
            {"t.conf:1: unknown switch 's1'"}},
+          {"a topology naming more nodes than the platform has trays",
+           {{"t.conf", "SwitchName=s0 Nodes=n[1-100]\nSwitchName=s1 Nodes=n[101-145]\n"}},
+           "--topology t.conf --policy tree",
+           2,
+           {"t.conf:2: node 'n145' is distinct node number 145 in the file, more than the platform's 144 "
+            "trays"}},
       });
 }

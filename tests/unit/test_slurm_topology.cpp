@@ -133,6 +133,30 @@ TEST_CASE("topology node names map through an explicit list", "[slurm_topology]"
                     "t.conf:2: unknown node 'gb004'");
 }
 
+TEST_CASE("a node in two blocks or under two switches names both and the node", "[slurm_topology]") {
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_conf("BlockName=b1 Nodes=n[1-2]\n# c\nBlockName=b2 Nodes=n[2-3]\n", "t.conf"),
+      "t.conf:3: node 'n2' is in block 'b1' (line 1) and again in block 'b2'");
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf("SwitchName=s1 Nodes=n[1-2],n1\n", "t.conf"),
+                    "t.conf:1: node 'n1' is in switch 's1' (line 1) and again in switch 's1'");
+  // A node may be in one block and under one switch: the two describe different topologies.
+  CHECK(nvlsim::parse_topology_conf("BlockName=b1 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[1-2]\n", "t.conf")
+            .switches.size() == 1);
+}
+
+TEST_CASE("topology nodes named by appearance stop at the platform's trays", "[slurm_topology]") {
+  const std::string text = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\n";
+  CHECK(nvlsim::parse_topology_conf(text, "t.conf", {}, 4).switches.size() == 2);
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf(text, "t.conf", {}, 3),
+                    Catch::StartsWith("t.conf:2: node 'n4' is distinct node number 4 in the file, more than "
+                                      "the platform's 3 trays"));
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_yaml("- topology: t\n  block:\n    blocks:\n      - {block: b, "
+                                  "nodes: 'n[1-4]'}\n",
+                                  "t.yaml", {}, 3),
+      Catch::StartsWith("t.yaml:4: block.blocks[0].nodes: node 'n4' is distinct node number 4"));
+}
+
 TEST_CASE("topology.conf errors name file and line", "[slurm_topology]") {
   const auto message = [](const std::string& text) {
     try {
