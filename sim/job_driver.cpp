@@ -1,5 +1,7 @@
 #include "sim/job_driver.hpp"
 
+#include <exception>
+
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
@@ -14,10 +16,19 @@ DriverOutput run_jobs(const LoadedPlatform& platform, std::span<const Job> jobs,
   auto* engine = simgrid::s4u::Engine::get_instance();
   SimgridNetwork network(platform);
   DriverOutput output;
+  // An exception escaping an actor makes SimGrid abort with a backtrace; an input error found mid-replay
+  // (a job too long to simulate on its placement) ends the replay and reaches the caller instead.
+  std::exception_ptr failure;
   simgrid::s4u::Actor::create("nvlsim-driver", platform.gpu_hosts.front(), [&] {
-    output = replay(platform.spec, jobs, admitted, policy, config, outcomes, progress, network);
+    try {
+      output = replay(platform.spec, jobs, admitted, policy, config, outcomes, progress, network);
+    } catch (...) {
+      failure = std::current_exception();
+      simgrid::s4u::Actor::kill_all();
+    }
   });
   engine->run();
+  if (failure) std::rethrow_exception(failure);
   return output;
 }
 

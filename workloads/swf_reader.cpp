@@ -70,6 +70,7 @@ constexpr std::array<std::variant<IntegerMember, RealMember>, kSwfFieldCount> kM
     &SwfRecord::think_time};
 
 constexpr std::size_t kSubmitTimeIndex = 1;
+constexpr std::size_t kTimeIndices[] = {1, 2, 3, 5, 8, 17};  // fields 2, 3, 4, 6, 9 and 18, in seconds
 
 // Parses the whole token into `value`; returns what is wrong with it, or "" when it is fine.
 template <class Number>
@@ -142,6 +143,11 @@ std::string parse_record(std::string_view line, bool with_gpu_milli, SwfRecord& 
         std::visit([&](auto member) { return parse_field(tokens[index], record.*member); }, kMembers[index]);
     if (!what.empty()) return field_error(index, what);
   }
+  for (const std::size_t index : kTimeIndices) {
+    if (record.*std::get<RealMember>(kMembers[index]) > kMaxSwfSeconds)
+      return field_error(index,
+                         fmt::format("must be at most {:g} s, got \"{}\"", kMaxSwfSeconds, tokens[index]));
+  }
   if (with_gpu_milli) {
     const std::string what = parse_gpu_milli(tokens[kSwfFieldCount], record.gpu_milli);
     if (!what.empty()) return gpu_milli_error(what);
@@ -195,7 +201,7 @@ SwfTrace parse_lines(std::string_view name, SwfReadOptions options, std::uint64_
   FieldDeclaration declared;
   while (const std::optional<std::string_view> line = next_line()) {
     const std::size_t number = ++trace.lines_read;
-    const std::string_view text = trim_left(*line);
+    const std::string_view text = trim_left(number == 1 ? without_byte_order_mark(*line) : *line);
     if (text.empty()) continue;
     if (text.front() == ';') {
       if (auto entry = header_entry(text.substr(1))) {

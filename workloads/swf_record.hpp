@@ -40,6 +40,10 @@ inline constexpr std::string_view kGpuMilliHeaderKey = "Field19";
 inline constexpr std::string_view kGpuMilliFieldName = "gpu_milli";
 inline constexpr int kGpuMilliField = 19;
 inline constexpr std::int64_t kWholeGpuMilli = 1000;
+// Largest time a trace may give (fields 2, 3, 4, 6, 9, 18), 1e15 s as the converters bound theirs: a
+// double's step there is 0.125 s, so a schedule's times keep their order, and 1e20 used to pass and come out
+// as a job killed at its limit after 0 s.
+inline constexpr double kMaxSwfSeconds = 1e15;
 
 // Field names as the SWF definition gives them, index 0 = field 1.
 inline constexpr std::array<std::string_view, kSwfFieldCount> kSwfFieldNames = {"job number",

@@ -126,6 +126,21 @@ TEST_CASE("every SWF field lands in its own member", "[swf]") {
   CHECK(trace.skipped.empty());
 }
 
+TEST_CASE("a trace may begin with a UTF-8 byte order mark, before a header or a job", "[swf]") {
+  CHECK(parse("\xEF\xBB\xBF" + kJob + "\n").records.size() == 1);
+  CHECK(parse("\xEF\xBB\xBF; MaxProcs: 8\n" + kJob + "\n").header.get("MaxProcs") == "8");
+  // Only at the start of the file.
+  CHECK_THROWS_AS(parse(kJob + "\n\xEF\xBB\xBF" + with_field(1, "2") + "\n"), InputError);
+}
+
+TEST_CASE("a time past 1e15 s is an error naming its field", "[swf]") {
+  CHECK(parse(with_field(4, "1e15") + "\n").records.front().run_time == 1e15);
+  CHECK_THROWS_WITH(parse(with_field(2, "1.0000001e15") + "\n"),
+                    Catch::Contains(":1: field 2 (submit time): must be at most 1e+15 s"));
+  CHECK_THROWS_WITH(parse(with_field(9, "1e300") + "\n"),
+                    Catch::Contains(":1: field 9 (requested time): must be at most 1e+15 s"));
+}
+
 TEST_CASE("unknown values (-1) in every field but the submit time", "[swf]") {
   const SwfTrace trace = parse("-1 5 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1.0\n");
   REQUIRE(trace.records.size() == 1);
