@@ -46,7 +46,7 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
     ++number;
     if (got == LineRead::too_long)
       throw InputError(fmt::format("{}:{}: line longer than {} bytes", file, number, kMaxLineBytes));
-    const std::string_view text = trim(line);
+    const std::string_view text = trim(number == 1 ? without_byte_order_mark(line) : line);
     if (text.empty() || text.front() == '#') continue;
     if (!header) {
       std::string compact;

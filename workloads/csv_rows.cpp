@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "models/input_error.hpp"
+#include "models/line_reader.hpp"
 #include "models/read_number.hpp"
 
 namespace nvlsim {
@@ -71,8 +72,7 @@ CsvRows::CsvRows(const std::filesystem::path& path, std::vector<std::string> req
   line_ = 1;
   if (!header) throw InputError(fmt::format("{}: empty file, expected a header row", name_));
   // A UTF-8 byte order mark (spreadsheet exports) would otherwise hide inside the first column's name.
-  std::string_view text = *header;
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  const std::string_view text = without_byte_order_mark(*header);
   const std::vector<std::string> names = cells_of(text, 1);
   columns_ = names.size();
   for (const std::string& want : required_) {

@@ -37,6 +37,11 @@ std::string error_of(const std::function<void()>& f) {
 
 }  // namespace
 
+TEST_CASE("a replay file may begin with a UTF-8 byte order mark", "[failures]") {
+  const auto file = write_file("bom.csv", "\xEF\xBB\xBFtime,component,id,duration\n1000,tray,5,3600\n");
+  CHECK(read_failure_replay(file, kTwoRacks, kSwitches).size() == 1);
+}
+
 TEST_CASE("a replay file is read in time order", "[failures]") {
   const auto file = write_file("ok.csv",
                                "# incident log\ntime,component,id,duration\n"
