@@ -49,6 +49,14 @@ InputError input_error(const CLI::ParseError& e) {
   return InputError("nvlsim: " + what);
 }
 
+// CLI11 reads `--out= --quiet` as `--out --quiet`: the empty value takes the next argument (an unset
+// variable in `--out=$DIR` made a folder named --quiet and dropped the flag).
+void refuse_empty_values(std::span<const std::string> args) {
+  for (const std::string& arg : args)
+    if (arg.size() > 3 && arg.starts_with("--") && arg.find('=') == arg.size() - 1)
+      fail(arg.substr(0, arg.size() - 1), "needs a value, got an empty one");
+}
+
 // `nvlsim [options]` means `nvlsim run [options]`; top-level --help and --version stay top-level.
 std::vector<std::string> with_command(std::span<const std::string> args) {
   std::vector<std::string> out(args.begin(), args.end());
@@ -88,6 +96,7 @@ CliOptions parse_cli(std::span<const std::string> args) {
   workload.mix->get_parent()->require_subcommand(0, 1);
   sweep.sweep->require_subcommand(0, 1);
 
+  refuse_empty_values(args);
   std::vector<std::string> reversed = with_command(args);
   std::reverse(reversed.begin(), reversed.end());  // as CLI11 takes them
   try {

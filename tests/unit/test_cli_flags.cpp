@@ -73,6 +73,10 @@ TEST_CASE("a flag without a value refuses =value, and numbers must be finite and
   CHECK(error_of({"--comm-fraction", "1.5"}) == "nvlsim: --comm-fraction: must be between 0 and 1, got 1.5");
   CHECK(error_of({"--comm-fraction", "0.5x"}) == "nvlsim: --comm-fraction: not a number: \"0.5x\"");
   CHECK(error_of({"--trace"}) == "nvlsim: --trace: needs a value");
+  // An empty --flag= (an unset variable in --out=$DIR) would take the next argument as its value.
+  CHECK(error_of({"--out=", "--quiet"}) == "nvlsim: --out: needs a value, got an empty one");
+  CHECK(error_of({"platform", "-o=", "x", "--racks=", "2"}) ==
+        "nvlsim: --racks: needs a value, got an empty one");
 }
 
 TEST_CASE("integers too large for their type are out of range, not wrapped", "[cli]") {
@@ -102,7 +106,8 @@ TEST_CASE("fit excludes procs-per-gpu, and required options are asked for", "[cl
         "nvlsim: --fit: chooses --procs-per-gpu itself; give one or the other");
   CHECK(parse({"--procs-per-gpu", "2"}).run.procs_per_gpu == std::optional<int>(2));
   CHECK_FALSE(parse({"--fit"}).run.procs_per_gpu);
-  CHECK(error_of({"platform"}) == "nvlsim: platform: -o FILE, --write-topology FILE or --write-block-topology FILE is required");
+  CHECK(error_of({"platform"}) ==
+        "nvlsim: platform: -o FILE, --write-topology FILE or --write-block-topology FILE is required");
   CHECK(error_of({"workload", "mix", "--jobs", "3", "-o", "x"}) ==
         "nvlsim: workload mix: --gpus G is required (the machine the load is for)");
   CHECK(error_of({"workload", "convert", "--from", "philly", "-o", "x"}) ==
