@@ -82,6 +82,10 @@ std::vector<PolicyConfig> read_policy_file(const std::string& path) {
   const Json doc = read_json_file<Json>(path);
   if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
     throw InputError(fmt::format("{}: expected {{\"policies\": [...]}} with at least one policy", path));
+  // A misspelt second list ("polices") would silently not run.
+  for (const auto& [key, value] : doc.items())
+    if (key != "policies")
+      throw InputError(fmt::format("{}: {}: unknown key (expected policies)", path, key));
   std::vector<PolicyConfig> configs;
   for (std::size_t i = 0; i < doc["policies"].size(); ++i)
     configs.push_back(config_of(doc["policies"][i], fmt::format("{}: policies[{}]", path, i)));

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "models/input_error.hpp"
 #include "models/json_file.hpp"
@@ -30,6 +32,17 @@ const json& member(const json& object, const char* key, const std::string& file,
   return *found;
 }
 
+// A misspelt key ("comm_fracton") would silently leave its field at the default.
+void only_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& file,
+               const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string expected;
+    for (const std::string_view k : known) expected += (expected.empty() ? "" : ", ") + std::string(k);
+    fail(file, where + "." + key, fmt::format("unknown key (expected {})", expected));
+  }
+}
+
 std::string text_of(const json& value, const std::string& file, const std::string& where) {
   if (!value.is_string()) fail(file, where, "expected a string");
   return value.get<std::string>();
@@ -37,6 +50,7 @@ std::string text_of(const json& value, const std::string& file, const std::strin
 
 JobClass parse_class(const json& entry, const std::string& file, const std::string& where) {
   if (!entry.is_object()) fail(file, where, "expected an object");
+  only_keys(entry, {"name", "comm_fraction", "collective", "segment_nodes"}, file, where);
   JobClass c;
   c.name = text_of(member(entry, "name", file, where), file, where + ".name");
   // Names go into SWF headers as "name=number" lists and into jobs.csv.
@@ -156,6 +170,7 @@ ClassTable load_class_table(const std::filesystem::path& path) {
       const std::string where = fmt::format("map[{}]", i);
       const json& rule = (*map)[i];
       if (!rule.is_object()) fail(file, where, "expected an object");
+      only_keys(rule, {"field", "value", "class"}, file, where);
       const json& value = member(rule, "value", file, where);
       if (!value.is_number_integer() ||
           (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX))

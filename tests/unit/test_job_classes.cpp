@@ -96,6 +96,15 @@ TEST_CASE("bad --classes files and Classes headers are named", "[classes][errors
   CHECK_THROWS_AS(load_class_table(file), InputError);
   file = write("bad5.json", "{");
   CHECK_THROWS_AS(load_class_table(file), InputError);
+  // A misspelt key used to leave its field at the default without a word.
+  file = write("bad6.json", R"({"classes": [{"name": "a", "comm_fracton": 0.9}]})");
+  CHECK_THROWS_WITH(load_class_table(file),
+                    file.string() +
+                        ": classes[0].comm_fracton: unknown key (expected name, comm_fraction, "
+                        "collective, segment_nodes)");
+  file = write("bad7.json", R"({"map": [{"field": "user", "value": 1, "class": "hpc", "extra": 1}]})");
+  CHECK_THROWS_WITH(load_class_table(file),
+                    file.string() + ": map[0].extra: unknown key (expected field, value, class)");
   const ClassTable t = builtin_class_table();
   CHECK_THROWS_WITH(
       jobs_from_swf(trace_of("; Classes: training=1\n" + kTrace.substr(kTrace.find('\n') + 1)), {1, &t}),

@@ -21,6 +21,17 @@ TEST_CASE("a JSON file up to the cap is read, in its keys' order when asked", "[
   CHECK(read_json_file<nlohmann::ordered_json>(dir / "a.json").begin().key() == "b");
 }
 
+TEST_CASE("a key given twice in one object is an error, the same key in two objects is not",
+          "[json_file][errors]") {
+  const auto dir = nvlsim::test::scratch_dir("json-keys");
+  std::ofstream(dir / "twice.json") << R"({"p": [{"n": 4, "m": {"n": 1}, "n": 8}]})";
+  CHECK_THROWS_WITH(read_json_file(dir / "twice.json"),
+                    (dir / "twice.json").string() + ": not valid JSON: key \"n\" given twice in one object");
+  CHECK_THROWS_AS(read_json_file<nlohmann::ordered_json>(dir / "twice.json"), nvlsim::InputError);
+  std::ofstream(dir / "apart.json") << R"({"n": 1, "m": {"n": 2}, "l": [{"n": 3}, {"n": 4}]})";
+  CHECK(read_json_file(dir / "apart.json")["l"][1]["n"] == 4);
+}
+
 TEST_CASE("a JSON file past the cap is refused by its size before it is read", "[json_file][errors]") {
   const auto dir = nvlsim::test::scratch_dir("json-large");
   std::ofstream(dir / "big.json") << "{}";

@@ -47,4 +47,7 @@ TEST_CASE("a policy file's bad values name the file, the entry, the key and the 
                     Contains("policies[0]") && Contains("unknown parameter 'segment'"));
   CHECK_THROWS_WITH(read(R"({"policies": ["tree:x=1"]})"),
                     Contains("policies[0]") && Contains("no parameters"));
+  // A misspelt second list would silently not run.
+  CHECK_THROWS_WITH(read(R"({"policies": ["per-gpu"], "polices": ["block"]})"),
+                    Contains(": polices: unknown key (expected policies)"));
 }
