@@ -70,6 +70,13 @@ void OutputFiles::write(const std::string& name, const std::function<void(std::o
 
 void OutputFiles::commit() {
   std::error_code ec;
+  // A rename within the folder fails only where a folder holds the name: found before anything moves, so
+  // a failed commit leaves the earlier run whole.
+  for (const std::string& name : written_) {
+    if (fs::is_directory(fs::symlink_status(dir_ / name, ec)))
+      throw std::runtime_error(
+          fmt::format("{}: cannot move into place: a folder has that name", (dir_ / name).string()));
+  }
   for (const std::string& name : read_ledger(dir_ / kLedger))
     if (std::ranges::find(written_, name) == written_.end()) fs::remove(dir_ / name, ec);
   set_output_stage(OutputStage::moving);

@@ -72,6 +72,21 @@ TEST_CASE("a set that is not committed leaves the folder as it was", "[output]")
   for (const auto& entry : fs::directory_iterator(dir)) CHECK(entry.path().extension() != ".partial");
 }
 
+TEST_CASE("a folder in a file's place fails the commit before anything moves", "[output]") {
+  const fs::path dir = nvlsim::test::scratch_dir("output-folder-in-place");
+  write_set(dir, {"jobs.csv", "summary.csv", "run.json"});
+  fs::create_directories(dir / "schedule-x.swf" / "inside");
+  OutputFiles out(dir);
+  for (const std::string name : {"jobs.csv", "schedule-x.swf", "run.json"})
+    out.write(name, [](std::ostream& o) { o << "new"; });
+  CHECK_THROWS_WITH(out.commit(),
+                    Catch::Contains("schedule-x.swf: cannot move into place: a folder has that name"));
+  // The earlier run is whole: no file of it replaced or removed.
+  CHECK(nvlsim::test::slurp((dir / "jobs.csv").string()) == "jobs.csv");
+  CHECK(fs::exists(dir / "summary.csv"));
+  CHECK(nvlsim::test::slurp((dir / "run.json").string()) == "run.json");
+}
+
 TEST_CASE("a signal held back during the join makes the writers give up at the next file", "[output]") {
   const fs::path dir = nvlsim::test::scratch_dir("output-interrupted");
   struct sigaction old {};
