@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
@@ -159,10 +160,46 @@ class Builder {
         topology_.switches[s].children.push_back(found->second);
       }
     }
+    refuse_cycles();
     return std::move(topology_);
   }
 
  private:
+  // Switches= must make trees: a cycle has no top switch. Depth-first with an explicit stack (any depth);
+  // the error is at the line whose Switches= closes the cycle.
+  void refuse_cycles() const {
+    const std::vector<SlurmSwitch>& all = topology_.switches;
+    enum class Seen : char { no, on_path, done };
+    std::vector<Seen> seen(all.size(), Seen::no);
+    std::vector<std::pair<std::size_t, std::size_t>> path;  // a switch and its next child to visit
+    for (std::size_t root = 0; root < all.size(); ++root) {
+      if (seen[root] != Seen::no) continue;
+      seen[root] = Seen::on_path;
+      path.emplace_back(root, 0);
+      while (!path.empty()) {
+        const auto [s, next] = path.back();
+        if (next == all[s].children.size()) {
+          seen[s] = Seen::done;
+          path.pop_back();
+          continue;
+        }
+        ++path.back().second;
+        const auto child = static_cast<std::size_t>(all[s].children[next]);
+        if (seen[child] == Seen::on_path) {
+          throw error(
+              pending_children_[s].at,
+              fmt::format("switch '{}' names '{}' below it, which is '{}' itself or above it: the switches "
+                          "form a cycle",
+                          all[s].name, all[child].name, all[s].name));
+        }
+        if (seen[child] == Seen::no) {
+          seen[child] = Seen::on_path;
+          path.emplace_back(child, 0);
+        }
+      }
+    }
+  }
+
   struct Children {
     std::vector<std::string> names;
     Where at;

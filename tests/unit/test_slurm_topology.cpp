@@ -144,6 +144,24 @@ TEST_CASE("a node in two blocks or under two switches names both and the node", 
             .switches.size() == 1);
 }
 
+TEST_CASE("switches that form a cycle are an error at the line that closes it", "[slurm_topology]") {
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_conf("SwitchName=s0 Switches=s1\nSwitchName=s1 Switches=s0\n", "c.conf"),
+      "c.conf:2: switch 's1' names 's0' below it, which is 's1' itself or above it: the switches form a "
+      "cycle");
+  CHECK_THROWS_WITH(nvlsim::parse_topology_conf("SwitchName=s0 Switches=s0 Nodes=n1\n", "c.conf"),
+                    Catch::StartsWith("c.conf:1: switch 's0' names 's0' below it"));
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml("- topology: t\n  tree:\n    switches:\n"
+                                                "      - {switch: a, children: b}\n"
+                                                "      - {switch: b, children: a}\n",
+                                                "c.yaml"),
+                    Catch::StartsWith("c.yaml:5: tree.switches[1].children: switch 'b' names 'a' below it"));
+  // A switch below two others is no cycle.
+  CHECK(nvlsim::parse_topology_conf(
+            "SwitchName=a Switches=c\nSwitchName=b Switches=c\nSwitchName=c Nodes=n1\n", "ok.conf")
+            .switches.size() == 3);
+}
+
 TEST_CASE("topology nodes named by appearance stop at the platform's trays", "[slurm_topology]") {
   const std::string text = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\n";
   CHECK(nvlsim::parse_topology_conf(text, "t.conf", {}, 4).switches.size() == 2);
