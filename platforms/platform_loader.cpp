@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/input_error.hpp"
 #include "models/read_number.hpp"
@@ -30,13 +34,32 @@ void collect_hosts(const simgrid::s4u::Engine& engine, const std::string& file, 
     auto* table = name.starts_with("gpu-") ? &p.gpu_hosts : name.starts_with("nic-") ? &p.nic_hosts : nullptr;
     if (table == nullptr) continue;
     const auto id = read_number<int>(name.substr(4));
-    if (id && id.value >= 0 && id.value < count) (*table)[id.value] = host;
+    if (!id || id.value < 0) continue;
+    if (id.value >= count)
+      throw InputError(
+          fmt::format("{}: host {} is beyond the {} GPUs the properties describe", file, name, count));
+    (*table)[id.value] = host;
   }
   for (const auto* table : {&p.gpu_hosts, &p.nic_hosts})
     for (int i = 0; i < count; ++i)
       if ((*table)[i] == nullptr)
         throw InputError(fmt::format("{}: host {}{} is missing, but the properties describe {} GPUs", file,
                                      table == &p.gpu_hosts ? "gpu-" : "nic-", i, count));
+}
+
+// An nvlsim.* property the reader never asked for is misspelt ("nvlsim.nic_eficiency") or meaningless
+// for this platform; either way its value would be silently ignored.
+void refuse_unread_properties(const simgrid::s4u::NetZone& root,
+                              const std::set<std::string, std::less<>>& asked, const std::string& file) {
+  std::vector<std::string> unread;
+  for (const auto& [key, value] : *root.get_properties())
+    if (key.starts_with("nvlsim.") && !asked.contains(key)) unread.push_back(key);
+  if (unread.empty()) return;
+  std::sort(unread.begin(), unread.end());
+  throw InputError(
+      fmt::format("{}: property {}: unknown, or not used by a platform of this format and shape "
+                  "(docs/model.md lists the properties)",
+                  file, unread.front()));
 }
 
 // Builds one plane nvlsim adds to the loaded file, naming the file and the plane in any error.
@@ -64,7 +87,14 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
   }
   simgrid::s4u::NetZone& root = *engine.get_netzone_root();
   LoadedPlatform p;
-  p.spec = read_platform_properties([&root](const std::string& key) { return root.get_property(key); }, file);
+  std::set<std::string, std::less<>> asked;
+  p.spec = read_platform_properties(
+      [&](const std::string& key) {
+        asked.insert(key);
+        return root.get_property(key);
+      },
+      file);
+  refuse_unread_properties(root, asked, file);
   if (p.spec.format_version >= 2) build_plane(build_ib_plane, "InfiniBand", root, p.spec, file);
   if (p.spec.format_version >= 3) build_plane(build_nvlink_plane, "NVLink", root, p.spec, file);
   check_platform_resources(engine, file);

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,17 @@ const std::vector<std::string> kOneDomain = {"format_version=2",
                                              "ib_oversubscription=1",
                                              "nvlink_sharp=0",
                                              "ib_switch_radix=64"};
+
+// A written 4-domain platform (tests/data) with `from` replaced by `to` once.
+std::string written_platform_with(const std::string& from, const std::string& to) {
+  std::ifstream in(std::string(NVLSIM_TEST_DATA) + "/nvl72x4-leaves-format1.xml");
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str();
+  const auto at = xml.find(from);
+  REQUIRE(at != std::string::npos);
+  return xml.replace(at, from.size(), to);
+}
 
 std::vector<std::string> with(std::vector<std::string> properties, const std::string& more) {
   properties.push_back(more);
@@ -82,6 +95,18 @@ TEST_CASE(
            "--platform p.xml",
            2,
            {"p.xml: Parse error at p.xml:4", "Bad attribute `val'"}},
+          {"a platform property nvlsim does not read (misspelt)",
+           {{"p.xml", nvlsim_platform(with(kOneDomain, "nic_eficiency=0.5"))}},
+           "--platform p.xml",
+           2,
+           {"p.xml: property nvlsim.nic_eficiency: unknown, or not used by a platform of this format and "
+            "shape"}},
+          {"a platform with more hosts than its properties describe",
+           {{"p.xml",
+             written_platform_with("\"nvlsim.domains\" value=\"4\"", "\"nvlsim.domains\" value=\"2\"")}},
+           "--platform p.xml",
+           2,
+           {"p.xml: host gpu-144 is beyond the 144 GPUs the properties describe"}},
           {"a platform of a system nvlsim does not know",
            {{"p.xml", nvlsim_platform(with(kOneDomain, "system=gb100-nvl8"))}},
            "--platform p.xml",
