@@ -111,6 +111,11 @@ void read_component(const json& entry, ComponentFailures& c, const std::string& 
       fail(file, at, "unknown field");
   }
   if (c.mtbf_hours > 0 && c.mttr_hours <= 0) fail(file, where + ".mttr_hours", "needed when mtbf_hours > 0");
+  // A shape for a distribution the component does not use would be silently ignored.
+  if (entry.contains("weibull_shape") && c.life != LifeDistribution::weibull)
+    fail(file, where + ".weibull_shape", "applies only with \"life\": \"weibull\"");
+  if (entry.contains("lognormal_sigma") && c.repair != RepairDistribution::lognormal)
+    fail(file, where + ".lognormal_sigma", "applies only with \"repair\": \"lognormal\"");
 }
 
 // Uniform in (0, 1], from the top 53 bits, so draws are identical on every platform.

@@ -45,7 +45,12 @@ TEST_CASE("failure model numbers outside their documented bounds are errors", "[
         ": components.gpu.lognormal_sigma: must be a number > 0 and <= 3");
   CHECK(model_error(R"("mtbf_hours")", "1e999").starts_with(": not valid JSON: "));
   CHECK(model_error(R"("mtbf_hours")", "0") == "no error");
-  CHECK(model_error(R"("weibull_shape")", "10") == "no error");
+  CHECK(model_error(R"("life": "weibull", "weibull_shape")", "10") == "no error");
+  // A shape for a distribution the component does not use used to be ignored without a word.
+  CHECK(model_error(R"("weibull_shape")", "10") ==
+        ": components.gpu.weibull_shape: applies only with \"life\": \"weibull\"");
+  CHECK(model_error(R"("repair": "fixed", "lognormal_sigma")", "1") ==
+        ": components.gpu.lognormal_sigma: applies only with \"repair\": \"lognormal\"");
 }
 
 TEST_CASE("a rate scale that pushes an MTBF below 1 hour is an error", "[failures][errors]") {
