@@ -416,14 +416,26 @@ SlurmTopology parse_topology_yaml(std::string_view text, std::string_view file,
   const Field root{documents.front(), {documents.front().Mark().line + 1, {}}};
   // The cluster default first, so its block and tree win over other topologies'.
   std::vector<std::map<std::string, Field>> order;
+  std::map<std::string, int> names;  // topology name -> line
+  int default_line = 0;              // of the cluster_default topology
   for (Field topology : items(builder, root, "a list of topologies")) {
     topology.at.field.clear();  // fields are named from their topology down: "block.blocks[0].nodes"
     auto keys = members(builder, topology, "a topology mapping",
                         {"topology", "cluster_default", "block", "tree", "flat"});
-    if (const Field* name = find(keys, "topology")) scalar(builder, *name);
+    if (const Field* name = find(keys, "topology")) {
+      const auto [earlier, added] = names.try_emplace(scalar(builder, *name), name->at.line);
+      if (!added)
+        throw builder.error(
+            name->at, fmt::format("topology '{}' is already on line {}", earlier->first, earlier->second));
+    }
     if (const Field* flat = find(keys, "flat")) boolean(builder, *flat);
     const Field* is_default = find(keys, "cluster_default");
     const bool first = is_default && boolean(builder, *is_default);
+    if (first && default_line != 0)
+      throw builder.error(
+          is_default->at,
+          fmt::format("a second cluster_default topology (the first is on line {})", default_line));
+    if (first) default_line = is_default->at.line;
     order.insert(first ? order.begin() : order.end(), std::move(keys));
   }
   bool have_block = false;

@@ -144,6 +144,16 @@ TEST_CASE("a node in two blocks or under two switches names both and the node", 
             .switches.size() == 1);
 }
 
+TEST_CASE("topology.yaml names each topology once and has at most one cluster default", "[slurm_topology]") {
+  CHECK_THROWS_WITH(
+      nvlsim::parse_topology_yaml("- topology: a\n  flat: true\n- topology: a\n  flat: true\n", "t.yaml"),
+      "t.yaml:3: topology: topology 'a' is already on line 1");
+  CHECK_THROWS_WITH(nvlsim::parse_topology_yaml("- topology: a\n  cluster_default: true\n  flat: true\n"
+                                                "- topology: b\n  cluster_default: true\n  flat: true\n",
+                                                "t.yaml"),
+                    "t.yaml:5: cluster_default: a second cluster_default topology (the first is on line 2)");
+}
+
 TEST_CASE("switches that form a cycle are an error at the line that closes it", "[slurm_topology]") {
   CHECK_THROWS_WITH(
       nvlsim::parse_topology_conf("SwitchName=s0 Switches=s1\nSwitchName=s1 Switches=s0\n", "c.conf"),
