@@ -1,8 +1,11 @@
 // Alibaba GPU cluster trace v2023 (openb_pod_list_*.csv, alibaba/clusterdata cluster-trace-gpu-v2023):
 // one pod per row; times in seconds from the trace's start.
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "workloads/conversion_builder.hpp"
 #include "workloads/csv_rows.hpp"
@@ -14,10 +17,14 @@ namespace {
 
 enum Column { kNumGpu, kGpuMilli, kQos, kPhase, kCreation, kDeletion, kScheduled };
 
-std::int64_t status_of(std::string_view phase) {
+// SWF status of a scheduled pod's phase; another phase is an error rather than a guess.
+std::int64_t status_of(const CsvRows& rows) {
+  const std::string_view phase = rows.cell(kPhase);
   if (phase == "Succeeded") return 1;
   if (phase == "Failed") return 0;
-  return -1;  // Running at the trace's end: its deletion time is when the trace stopped
+  if (phase == "Running") return -1;  // at the trace's end: its deletion time is when the trace stopped
+  rows.fail(kPhase,
+            fmt::format("expected Succeeded, Failed or Running for a scheduled pod, got \"{}\"", phase));
 }
 
 // A GPU-sharing pod asks for part of one GPU (num_gpu 1, gpu_milli 1-999): kept as SWF field 19. The
@@ -70,7 +77,7 @@ Conversion convert_alibaba(const std::filesystem::path& input) {
       continue;
     }
     SwfRecord r = ran_job(row, *creation, *scheduled, static_cast<double>(*deletion - *scheduled), *gpus,
-                          status_of(rows.cell(kPhase)));
+                          status_of(rows));
     r.queue_number = queues.number(rows.cell(kQos));
     r.gpu_milli = gpu_milli_of(*gpus, milli, out);
     out.records.push_back(r);

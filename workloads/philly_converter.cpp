@@ -60,9 +60,14 @@ std::int64_t attempt_gpus(const json& attempt, const JobReader& reader, const st
   if (detail == attempt.end() || detail->is_null()) return 0;
   if (!detail->is_array()) reader.fail(where + ".detail", "expected a list");
   std::int64_t gpus = 0;
-  for (const json& machine : *detail) {
+  for (std::size_t m = 0; m < detail->size(); ++m) {
+    const json& machine = (*detail)[m];
+    const std::string at = fmt::format("{}.detail[{}]", where, m);
+    if (!machine.is_object()) reader.fail(at, "expected an object");
     const auto list = machine.find("gpus");
-    if (list != machine.end() && list->is_array()) gpus += static_cast<std::int64_t>(list->size());
+    if (list == machine.end() || list->is_null()) continue;
+    if (!list->is_array()) reader.fail(at + ".gpus", "expected a list of GPU names");
+    gpus += static_cast<std::int64_t>(list->size());
   }
   return gpus;
 }

@@ -223,6 +223,20 @@ TEST_CASE("malformed converter input names the file, line and column", "[convert
   CHECK_THROWS_WITH(
       convert_philly(philly),
       philly.string() + ": [0].submitted_time: expected YYYY-MM-DD HH:MM:SS, got \"yesterday\"");
+  // A machine's GPUs as a string used to count as none, and the job was skipped as having no GPUs.
+  const auto gpus = write(dir, "gpus.json", R"([{"submitted_time": "2017-10-03 02:45:06", "attempts":
+      [{"start_time": "2017-10-03 02:45:16", "end_time": "2017-10-03 03:45:16",
+        "detail": [{"ip": "m1", "gpus": "gpu0"}]}]}])");
+  CHECK_THROWS_WITH(convert_philly(gpus),
+                    gpus.string() + ": [0].attempts[0].detail[0].gpus: expected a list of GPU names");
+  // A phase the trace does not define is not guessed at.
+  const auto phase = write(dir, "phase.csv",
+                           "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                           "deletion_time,scheduled_time\np,1,1,1,1000,,LS,Weird,0,10,5\n");
+  CHECK_THROWS_WITH(convert_alibaba(phase),
+                    phase.string() +
+                        ":2: field 8 (pod_phase): expected Succeeded, Failed or Running for a "
+                        "scheduled pod, got \"Weird\"");
 }
 
 TEST_CASE("nvlsim workload convert reports skipped rows and exits 2 on bad input", "[convert][e2e]") {
