@@ -50,7 +50,13 @@ std::vector<std::unique_ptr<PlacementPolicy>> make_policies(const PolicyRequest&
                                                             const std::string& platform_name) {
   const PolicyContext context = policy_context(request, platform, platform_name);
   std::vector<PolicyConfig> configs;
-  for (const std::string& spec : request.specs) configs.push_back(parse_policy(spec));
+  for (const std::string& spec : request.specs) {
+    try {
+      configs.push_back(parse_policy(spec));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("nvlsim: --policy: {}", e.what()));  // the flag, as other flags' errors
+    }
+  }
   if (request.policy_file) {
     std::vector<PolicyConfig> more = read_policy_file(*request.policy_file);
     configs.insert(configs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));

@@ -42,10 +42,10 @@ std::vector<int> parse_ids(std::string_view flag, const std::string& text) {
   return ids;
 }
 
-void check_ids(const LoadedPlatform& p, std::span<const int> ids) {
+void check_ids(const LoadedPlatform& p, std::span<const int> ids, std::string_view flag) {
   for (int id : ids)
     if (id >= p.spec.shape.gpus())
-      fail("GPU", fmt::format("{} is beyond the platform's {} GPUs", id, p.spec.shape.gpus()));
+      fail(flag, fmt::format("GPU {} is beyond the platform's {} GPUs", id, p.spec.shape.gpus()));
 }
 
 void print_route(const LoadedPlatform& p, int a, int b) {
@@ -141,13 +141,13 @@ int probe_command(const ProbeOptions& o) {
   auto engine = make_engine(o.engine_args);
   const LoadedPlatform p = load_platform(*engine, o.platform);
   if (o.route) {
-    check_ids(p, std::array{o.route->first, o.route->second});
+    check_ids(p, std::array{o.route->first, o.route->second}, "--route");
     print_route(p, o.route->first, o.route->second);
     return 0;
   }
   std::vector<ProbeJob> jobs;
   for (const auto& gpus : o.jobs) {
-    check_ids(p, gpus);
+    check_ids(p, gpus, "--gpus");
     ProbeJob job;
     job.group_gpus = group_by_zone(gpus, p.spec.shape);
     job.groups = gpu_groups(job.group_gpus, p.spec.shape);

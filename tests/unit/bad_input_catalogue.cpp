@@ -37,7 +37,8 @@ void check_bad_inputs(std::string_view table, const std::vector<BadInput>& cases
       for (const auto& [name, content] : c.files) std::ofstream(dir / name) << content;
       // Relative names, run from the case's folder, as a user types them.
       const bool own_out = c.args.find("--out") != std::string::npos;
-      const bool other_command = c.args.starts_with("platform ") || c.args.starts_with("workload ");
+      const bool other_command =
+          c.args.starts_with("platform ") || c.args.starts_with("workload ") || c.args.starts_with("probe ");
       const std::string run_flags = other_command ? ""
                                     : own_out     ? "--quiet --policy per-gpu "
                                                   : "--quiet --policy per-gpu --out out ";
