@@ -30,9 +30,13 @@ void check_arguments(const CLI::App* a) {
     const std::string name = arg.substr(0, arg.find('='));
     fail(name.size() > 1 ? name : arg, fmt::format("unknown option ({})", see));
   }
-  for (const CLI::Option* opt : a->get_options())
+  for (const CLI::Option* opt : a->get_options()) {
     if (opt->count() > 1 && opt->get_multi_option_policy() != CLI::MultiOptionPolicy::TakeAll)
       fail(opt->get_name(), "given twice");
+    // `--trace ""` (an unset variable, quoted) would reach the reader as a file without a name.
+    for (const std::string& value : opt->results())
+      if (value.empty()) fail(opt->get_name(), "needs a value, got an empty one");
+  }
 }
 
 // CLI11's own messages in nvlsim's form. The two it words unlike "FLAG: what is wrong" are reworded;
@@ -50,7 +54,8 @@ InputError input_error(const CLI::ParseError& e) {
 }
 
 // CLI11 reads `--out= --quiet` as `--out --quiet`: the empty value takes the next argument (an unset
-// variable in `--out=$DIR` made a folder named --quiet and dropped the flag).
+// variable in `--out=$DIR` made a folder named --quiet and dropped the flag). An empty value given apart
+// (`--trace ""`) is refused by check_arguments.
 void refuse_empty_values(std::span<const std::string> args) {
   for (const std::string& arg : args)
     if (arg.size() > 3 && arg.starts_with("--") && arg.find('=') == arg.size() - 1)

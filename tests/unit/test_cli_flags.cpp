@@ -75,6 +75,7 @@ TEST_CASE("a flag without a value refuses =value, and numbers must be finite and
   CHECK(error_of({"--trace"}) == "nvlsim: --trace: needs a value");
   // An empty --flag= (an unset variable in --out=$DIR) would take the next argument as its value.
   CHECK(error_of({"--out=", "--quiet"}) == "nvlsim: --out: needs a value, got an empty one");
+  CHECK(error_of({"--trace", ""}) == "nvlsim: --trace: needs a value, got an empty one");
   CHECK(error_of({"platform", "-o=", "x", "--racks=", "2"}) ==
         "nvlsim: --racks: needs a value, got an empty one");
 }
