@@ -1,11 +1,14 @@
 #include "schedulers/sub_block_policy.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "models/input_error.hpp"
 #include "schedulers/node_gpus.hpp"
 #include "schedulers/shard_select.hpp"
 
@@ -241,6 +244,13 @@ std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyCo
     for (const auto& [min_gpus, nodes] : *rules) options.rules.push_back({min_gpus, nodes});
     std::stable_sort(options.rules.begin(), options.rules.end(),
                      [](const SegmentRule& x, const SegmentRule& y) { return x.min_gpus > y.min_gpus; });
+    // Two rules of one threshold: the first match wins, so the second would be silently dead.
+    for (std::size_t i = 1; i < options.rules.size(); ++i) {
+      if (options.rules[i].min_gpus == options.rules[i - 1].min_gpus)
+        throw InputError(
+            fmt::format("policy spec '{}': segment_rules: two rules for jobs of at least {} GPUs",
+                        config.text, options.rules[i].min_gpus));
+    }
     options.rules_for_small_jobs = true;
   }
   return std::make_unique<SubBlockPolicy>(config.text, make_block_layout(context), options);

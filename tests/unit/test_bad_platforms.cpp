@@ -184,6 +184,12 @@ TEST_CASE(
            2,
            {"p.xml: host h: speed must be positive and finite, got -1 flop/s"}},
           {"an unknown policy", {}, "--policy nonsense", 2, {"unknown policy 'nonsense'"}},
+          {"two segment rules of one threshold",
+           {},
+           "--policy 'sub-block:segment_rules=32>4/32>8'",
+           2,
+           {"policy spec 'sub-block:segment_rules=32>4/32>8': segment_rules: two rules for jobs of at least "
+            "32 GPUs"}},
           {"an unknown policy parameter",
            {},
            "--policy sub-block:nosuch=1",
