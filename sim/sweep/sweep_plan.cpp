@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "models/input_error.hpp"
+#include "models/read_number.hpp"
 #include "sim/sweep/run_id.hpp"
 
 namespace nvlsim {
@@ -70,6 +71,17 @@ std::vector<std::string> varying(const Grid& grid, const std::vector<CellSetting
   return out;
 }
 
+// Settings that run alike: the same keys, each value the same text or the same number (0.2, 0.20, 2e-1).
+bool same_settings(const CellSettings& a, const CellSettings& b) {
+  return std::ranges::equal(a, b, [](const auto& x, const auto& y) {
+    if (x.first != y.first) return false;
+    if (x.second == y.second) return true;
+    const auto u = read_number<double>(x.second);
+    const auto v = read_number<double>(y.second);
+    return u && v && u.value == v.value;
+  });
+}
+
 }  // namespace
 
 SweepPlan make_plan(const Grid& grid, const GridKeys& keys) {
@@ -89,7 +101,9 @@ SweepPlan make_plan(const Grid& grid, const GridKeys& keys) {
     check_generators(grid, cell);
     CellSettings settings;
     for (const auto& [key, s] : cell) settings.emplace(key, s.value);
-    if (const auto same = std::ranges::find(plan.cells, settings); same != plan.cells.end()) {
+    const auto same =
+        std::ranges::find_if(plan.cells, [&](const CellSettings& c) { return same_settings(c, settings); });
+    if (same != plan.cells.end()) {
       const GridSetting& at = cell.empty() ? GridSetting{"cells", "", 1} : cell.begin()->second;
       fail(grid, at,
            fmt::format("cell {} has the same settings as cell {}", plan.cells.size(),

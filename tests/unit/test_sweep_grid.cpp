@@ -194,4 +194,8 @@ TEST_CASE("cells that contradict themselves or repeat are refused", "[sweep][gri
         "g.yaml:4: mix.load: mix.* settings generate the trace, and this cell also names one (line 2)");
   CHECK(plan_error("cells:\n  - {comm-fraction: 0.5}\n  - {comm-fraction: 0.5}\n")
             .ends_with("cell 1 has the same settings as cell 0"));
+  // The same number written another way is the same setting.
+  CHECK(plan_error("cells:\n  - {comm-fraction: 0.2}\n  - {comm-fraction: 0.3}\n  - {comm-fraction: 2e-1}\n")
+            .ends_with("cell 2 has the same settings as cell 0"));
+  CHECK(plan_error("cells:\n  - {comm-fraction: 0.2}\n  - {comm-fraction: 0.3}\n") == "no error");
 }
