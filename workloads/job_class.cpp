@@ -32,14 +32,15 @@ const json& member(const json& object, const char* key, const std::string& file,
   return *found;
 }
 
-// A misspelt key ("comm_fracton") would silently leave its field at the default.
+// A misspelt key ("comm_fracton") would silently leave its field at the default; `where` is empty at the
+// top level.
 void only_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& file,
                const std::string& where) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string expected;
     for (const std::string_view k : known) expected += (expected.empty() ? "" : ", ") + std::string(k);
-    fail(file, where + "." + key, fmt::format("unknown key (expected {})", expected));
+    fail(file, where.empty() ? key : where + "." + key, fmt::format("unknown key (expected {})", expected));
   }
 }
 
@@ -142,9 +143,7 @@ ClassTable load_class_table(const std::filesystem::path& path) {
   const std::string file = path.string();
   const json doc = read_json_file(path);
   if (!doc.is_object()) fail(file, "top level", "expected an object with \"classes\", \"default\", \"map\"");
-  for (const auto& [key, value] : doc.items())
-    if (key != "classes" && key != "default" && key != "map")
-      fail(file, key, "unknown key (expected classes, default, map)");
+  only_keys(doc, {"classes", "default", "map"}, file, "");
 
   ClassTable table = builtin_class_table();
   table.source = file;

@@ -102,6 +102,9 @@ TEST_CASE("bad --classes files and Classes headers are named", "[classes][errors
                     file.string() +
                         ": classes[0].comm_fracton: unknown key (expected name, comm_fraction, "
                         "collective, segment_nodes)");
+  file = write("bad8.json", R"({"clases": []})");
+  CHECK_THROWS_WITH(load_class_table(file),
+                    file.string() + ": clases: unknown key (expected classes, default, map)");
   file = write("bad7.json", R"({"map": [{"field": "user", "value": 1, "class": "hpc", "extra": 1}]})");
   CHECK_THROWS_WITH(load_class_table(file),
                     file.string() + ": map[0].extra: unknown key (expected field, value, class)");
