@@ -2,6 +2,7 @@
 // Runs the nvlsim binary as a user would, capturing its exit status and stderr.
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,8 +18,24 @@ struct ProcessResult {
   std::string err;
 };
 
+// The test process's folder in the temporary folder, removed when the process exits so that test runs
+// leave nothing behind. A forked child that exits normally leaves it to its parent.
+inline const std::filesystem::path& scratch_root() {
+  struct Root {
+    pid_t owner = ::getpid();
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("nvlsim-test-" + std::to_string(::getpid()));
+    ~Root() {
+      std::error_code ignored;
+      if (::getpid() == owner) std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Root root;
+  return root.path;
+}
+
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("nvlsim-test-" + std::to_string(::getpid())) / name;
+  auto dir = scratch_root() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

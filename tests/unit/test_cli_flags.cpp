@@ -186,7 +186,7 @@ TEST_CASE("a terminated run says so, ends by the signal and writes nothing", "[c
   // The signal goes once the run has created its output folder (its handler is in place by then), 0.2 s
   // into loading 256 racks, which takes seconds even on a fast machine.
   const std::string cmd =
-      "cd " + dir.string() + " && (" + NVLSIM_BINARY +
+      "cd " + dir.string() + " && mkdir tmp && (TMPDIR=" + (dir / "tmp").string() + " " + NVLSIM_BINARY +
       " --quiet --platform nvl72x256 --out out 2>err.txt & pid=$!; while [ ! -d out ]; do sleep 0.02; done;"
       " sleep 0.2; kill -TERM $pid; wait $pid; echo $? >status.txt)";
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -194,4 +194,6 @@ TEST_CASE("a terminated run says so, ends by the signal and writes nothing", "[c
   CHECK(nvlsim::test::slurp((dir / "err.txt").string()) ==
         "\nnvlsim: terminated (SIGTERM): no output written\n");
   CHECK_FALSE(std::filesystem::exists(dir / "out/jobs.csv"));
+  // Nothing left in the temporary folder either (the built-in platform's file included).
+  CHECK(std::filesystem::is_empty(dir / "tmp"));
 }

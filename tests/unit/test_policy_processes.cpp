@@ -179,8 +179,7 @@ TEST_CASE("SIGTERM to the parent kills and reaps its children, then ends the par
   CHECK(WIFSIGNALED(status));
   if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(orphans.empty());
-  const auto dir = std::filesystem::temp_directory_path() / ("nvlsim-test-" + std::to_string(::getpid())) /
-                   "policy-processes-sigterm";
+  const auto dir = scratch_root() / "policy-processes-sigterm";
   CHECK(parts_in(dir) == 0);
 }
 
