@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/input_error.hpp"
+#include "nvlsim_process.hpp"
 #include "sim/policy_file.hpp"
 
 using Catch::Matchers::Contains;
@@ -12,7 +13,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 std::vector<nvlsim::PolicyConfig> read(const std::string& json) {
-  const auto path = std::filesystem::temp_directory_path() / "nvlsim-test-policy-file.json";
+  const auto path = nvlsim::test::scratch_dir("policy-file") / "nvlsim-test-policy-file.json";
   std::ofstream(path) << json;
   return nvlsim::read_policy_file(path.string());
 }
