@@ -14,6 +14,8 @@ namespace nvlsim {
 struct FlowEndpoints {
   simgrid::s4u::Host* from = nullptr;
   simgrid::s4u::Host* to = nullptr;
+  int from_gpu = 0;  // the GPU whose host (NVLink) or NIC (InfiniBand) `from` is
+  int to_gpu = 0;
 };
 
 // NVLink flows inside a group run between its first two GPUs: a job's GPUs never share an NVLink port with

@@ -27,7 +27,8 @@ class FlowTimers {
   // Reads the engine's precision settings, which SimGrid applies to remaining bytes and event times.
   FlowTimers();
   // Whether the engine's settings are those the closed form above holds for (network/model:CM02 with lazy
-  // updates, bandwidth factor 1, no cross-traffic); otherwise every transfer must stay a SimGrid flow.
+  // updates, bandwidth factor 1, no cross-traffic) and timers are not turned off (--cfg=nvlsim/timers:0);
+  // otherwise every transfer must stay a SimGrid flow.
   static bool exact_for_engine();
 
   // Timer `id` starts now: `bytes` on `route` (from route_to), with `latency` the route's summed latency.

@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,10 @@
 namespace nvlsim {
 
 SimgridNetwork::SimgridNetwork(const LoadedPlatform& platform)
-    : platform_(platform), timers_(FlowTimers::exact_for_engine()), ports_(platform.gpu_hosts.size()) {}
+    : platform_(platform),
+      timers_(FlowTimers::exact_for_engine()),
+      ports_(platform.gpu_hosts.size()),
+      nic_ports_(platform.nic_hosts.size()) {}
 
 double SimgridNetwork::now() const {
   return simgrid::s4u::Engine::get_clock();
@@ -27,21 +31,56 @@ void SimgridNetwork::wait_until(double until) {
 
 // One aggregated flow per planned flow (see flow_endpoints.hpp): a flow per NIC would load shared
 // fabric links by volume, but costs SimGrid 3.32 O(flows) per completion (its detached comms live in
-// a list), twenty times the run time on nvl72x64 (docs/model.md). An NVLink flow crosses only its job's
-// own ports (a GPU belongs to one job, a job sends one NVLink flow per domain at a time, the switches
-// are non-blocking), so no other transfer can move its rate: it runs as a timer, which costs SimGrid
-// nothing, on every platform whose route between the two GPUs is their two ports, unless the job's flows
-// between zones of the domain share those ports.
-void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
-                            const Flow& flow) {
-  const auto [from, to] = flow_endpoints(platform_, group_gpus, planned);
-  if (timers_ && planned.plane == Plane::nvlink && !planned.between_zones() &&
-      alone_in_domain(group_gpus, planned.src_group)) {
-    const auto& gpus = group_gpus[planned.src_group];
+// a list), twenty times the run time on nvl72x64 (docs/model.md). A transfer whose route is links no
+// other transfer can cross runs as a timer, which costs SimGrid nothing:
+// - an NVLink flow crosses only its job's own ports (a GPU belongs to one job, a job sends one NVLink
+//   flow per domain at a time, the switches are non-blocking), on every platform whose route between the
+//   two GPUs is their two ports, unless the job's flows between zones of the domain share those ports;
+// - an InfiniBand flow whose route, as the solver sees it, is its two NICs' ports (the fabric above them
+//   cannot saturate, docs/model.md), unless another flow of the same step uses one of those ports. Only
+//   on platforms whose InfiniBand plane nvlsim builds (format 2 and later), where each NIC has its own.
+void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus,
+                                 std::span<const Launch> launches) {
+  const bool ib_timers = timers_ && platform_.spec.format_version >= 2;
+  nic_routes_.assign(launches.size(), {});
+  step_ports_.clear();
+  for (std::size_t i = 0; i < launches.size() && ib_timers; ++i) {
+    if (launches[i].planned.plane != Plane::infiniband) continue;
+    const auto [from, to, src, dst] = flow_endpoints(platform_, group_gpus, launches[i].planned);
     route_.clear();
     double latency = 0;
     from->route_to(to, route_, &latency);
-    if (private_ports(route_, gpus[0], gpus[1])) {
+    if (route_.size() != 2 || route_[0] != nic_ports(src).first || route_[1] != nic_ports(dst).second)
+      continue;
+    nic_routes_[i] = {route_[0], route_[1], latency};
+    step_ports_.push_back(route_[0]);
+    step_ports_.push_back(route_[1]);
+  }
+  std::sort(step_ports_.begin(), step_ports_.end());
+  const auto used_once = [&](simgrid::s4u::Link* link) {
+    const auto [first, last] = std::equal_range(step_ports_.begin(), step_ports_.end(), link);
+    return last - first == 1;
+  };
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const NicRoute& nic = nic_routes_[i];
+    if (nic.out != nullptr && used_once(nic.out) && used_once(nic.in)) {
+      route_.assign({nic.out, nic.in});
+      flows_.launch_timer(route_, nic.latency, launches[i].flow);
+    } else {
+      launch(group_gpus, launches[i].planned, launches[i].flow);
+    }
+  }
+}
+
+void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
+                            const Flow& flow) {
+  const auto [from, to, src, dst] = flow_endpoints(platform_, group_gpus, planned);
+  if (timers_ && planned.plane == Plane::nvlink && !planned.between_zones() &&
+      alone_in_domain(group_gpus, planned.src_group)) {
+    route_.clear();
+    double latency = 0;
+    from->route_to(to, route_, &latency);
+    if (route_.size() == 2 && route_[0] == ports(src).first && route_[1] == ports(dst).second) {
       flows_.launch_timer(route_, latency, flow);
       return;
     }
@@ -54,10 +93,6 @@ bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_
   const int domain = shape.domain_of_gpu(group_gpus[g].front());
   return (g == 0 || shape.domain_of_gpu(group_gpus[g - 1].front()) != domain) &&
          (g + 1 == group_gpus.size() || shape.domain_of_gpu(group_gpus[g + 1].front()) != domain);
-}
-
-bool SimgridNetwork::private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu) {
-  return route.size() == 2 && route[0] == ports(from_gpu).first && route[1] == ports(to_gpu).second;
 }
 
 void SimgridNetwork::set_nvlink_bandwidth(int gpu, double bandwidth) {
@@ -73,15 +108,22 @@ std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::ports(int gp
   const int per_domain = platform_.spec.shape.gpus_per_domain();
   const int domain_first = gpu / per_domain * per_domain;
   const int peer = gpu == domain_first ? gpu + 1 : domain_first;
-  simgrid::s4u::Host* self = platform_.gpu_hosts.at(gpu);
-  simgrid::s4u::Host* other = platform_.gpu_hosts.at(peer);
+  return ports_[gpu] = own_links(platform_.gpu_hosts.at(gpu), platform_.gpu_hosts.at(peer));
+}
+
+std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::nic_ports(int gpu) {
+  if (nic_ports_[gpu].first != nullptr) return nic_ports_[gpu];
+  return nic_ports_[gpu] = own_links(platform_.nic_hosts.at(gpu), platform_.nic_hosts.at(gpu == 0 ? 1 : 0));
+}
+
+std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> SimgridNetwork::own_links(simgrid::s4u::Host* self,
+                                                                              simgrid::s4u::Host* peer) {
   std::vector<simgrid::s4u::Link*> out, in;
-  self->route_to(other, out, nullptr);
-  other->route_to(self, in, nullptr);
+  self->route_to(peer, out, nullptr);
+  peer->route_to(self, in, nullptr);
   if (out.empty() || in.empty())
-    throw std::logic_error("nvlsim: no NVLink route between GPUs " + std::to_string(gpu) + " and " +
-                           std::to_string(peer));
-  return ports_[gpu] = {out.front(), in.back()};
+    throw std::logic_error("nvlsim: no route between " + self->get_name() + " and " + peer->get_name());
+  return {out.front(), in.back()};
 }
 
 }  // namespace nvlsim

@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u/Link.hpp>
 
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -20,22 +21,26 @@ class SimgridNetwork final : public Network {
   double now() const override;
   void wait_until(double until) override;
   bool idle() const override { return flows_.empty(); }
-  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
-              const Flow& flow) override;
+  void launch_step(const std::vector<std::vector<int>>& group_gpus,
+                   std::span<const Launch> launches) override;
   std::vector<Flow> take_finished() override { return flows_.take_finished(); }
   CancelledFlows cancel(std::size_t job) override { return flows_.cancel(job); }
   std::array<double, 2> take_carried() override { return flows_.take_carried(); }
   void set_nvlink_bandwidth(int gpu, double bandwidth) override;
 
  private:
+  // One transfer as a timer or a SimGrid flow, NVLink ports and zones decide (InfiniBand: always a flow).
+  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned, const Flow& flow);
   // The GPU's NVLink port links (out and in), found through its route to a GPU of the same domain.
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> ports(int gpu);
+  // The links of the GPU's NIC to its leaf (out and in), found through its route to another NIC.
+  std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> nic_ports(int gpu);
+  // The first link of the host's route to `peer` and the last of the way back.
+  static std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> own_links(simgrid::s4u::Host* self,
+                                                                       simgrid::s4u::Host* peer);
 
   // Whether group g is the job's only group in its domain: else flows between zones share its ports.
   bool alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const;
-  // Whether the route is exactly the out port of its first GPU and the in port of its last: links that
-  // belong to the job's GPUs alone.
-  bool private_ports(const std::vector<simgrid::s4u::Link*>& route, int from_gpu, int to_gpu);
 
   const LoadedPlatform& platform_;
   FlowSet flows_;
@@ -43,6 +48,16 @@ class SimgridNetwork final : public Network {
   std::vector<simgrid::s4u::Link*> route_;  // scratch
   // By GPU, found on first use ({nullptr, nullptr}: not yet): every NVLink launch asks for two.
   std::vector<std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> ports_;
+  std::vector<std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> nic_ports_;  // by GPU, the same way
+  // Scratch of launch_step: by launch, an InfiniBand transfer's two NIC ports when they are its whole route
+  // (else null), and every such port of the step, sorted, to find those two transfers use.
+  struct NicRoute {
+    simgrid::s4u::Link* out = nullptr;
+    simgrid::s4u::Link* in = nullptr;
+    double latency = 0;
+  };
+  std::vector<NicRoute> nic_routes_;
+  std::vector<simgrid::s4u::Link*> step_ports_;
 };
 
 }  // namespace nvlsim

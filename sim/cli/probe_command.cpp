@@ -76,9 +76,9 @@ void simulate(const LoadedPlatform& p, std::vector<ProbeJob>& jobs) {
       for (const auto& step : job.steps) {
         std::vector<s4u::CommPtr> comms;
         for (const auto& f : step.flows) {
-          const auto [from, to] = flow_endpoints(p, job.group_gpus, f);
-          comms.push_back(
-              s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(f.wire_bytes()))));
+          const FlowEndpoints ends = flow_endpoints(p, job.group_gpus, f);
+          comms.push_back(s4u::Comm::sendto_async(ends.from, ends.to,
+                                                  static_cast<std::uint64_t>(std::llround(f.wire_bytes()))));
         }
         for (auto& c : comms) c->wait();
       }

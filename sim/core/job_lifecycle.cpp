@@ -166,9 +166,13 @@ void JobLifecycle::begin_step(std::size_t job) {
   const double now = network_.now();
   while (a.step < a.steps.size()) {
     a.step_started = now;
-    a.flows_left = 0;
-    for (const auto& f : a.steps[a.step].flows) launch(job, a, f);
-    if (a.flows_left > 0) return;
+    launches_.clear();
+    for (const auto& f : a.steps[a.step].flows) plan_launch(job, f);
+    a.flows_left = static_cast<int>(launches_.size());
+    if (a.flows_left > 0) {
+      network_.launch_step(a.group_gpus, launches_);
+      return;
+    }
     ++a.step;
   }
   a.communicating = false;
@@ -179,15 +183,14 @@ void JobLifecycle::begin_step(std::size_t job) {
   begin_round(job);
 }
 
-void JobLifecycle::launch(std::size_t job, Attempt& a, const PlannedFlow& f) {
+void JobLifecycle::plan_launch(std::size_t job, const PlannedFlow& f) {
   JobOutcome& out = outcomes_[job];
   out.comm_bytes += f.bytes * f.multiplicity;
   if (f.plane == Plane::infiniband) out.cross_domain_bytes += f.bytes * f.multiplicity;
   // plan_rounds keeps wire bytes within kMaxFlowBytes, which a 64-bit integer holds.
   const auto size = static_cast<std::uint64_t>(std::llround(f.wire_bytes()));
   if (size == 0) return;
-  network_.launch(a.group_gpus, f, {job, f.plane, f.multiplicity, static_cast<double>(size)});
-  ++a.flows_left;
+  launches_.push_back({f, {job, f.plane, f.multiplicity, static_cast<double>(size)}});
 }
 
 void JobLifecycle::flow_done(std::size_t job) {

@@ -56,7 +56,8 @@ class JobLifecycle {
   double sharing_speed(const Allocation& allocation) const;
   void update_speeds(const std::vector<int>& gpus, std::size_t except);
   void begin_step(std::size_t job);
-  void launch(std::size_t job, Attempt& a, const PlannedFlow& f);
+  // Adds the flow to launches_ unless it carries no bytes; counts its bytes in either case.
+  void plan_launch(std::size_t job, const PlannedFlow& f);
   double cancel_flows(std::size_t job);
   void release(std::size_t job);
   void finish(std::size_t job, FinalState final_state, std::string reason, double end);
@@ -73,6 +74,7 @@ class JobLifecycle {
   std::vector<Attempt> attempts_;         // by job index: the running attempt (empty otherwise)
   std::vector<JobProgress> progress_of_;  // by job index
   std::vector<AttemptRecord> killed_;
+  std::vector<Launch> launches_;  // the step being started (kept to reuse its buffer)
   std::size_t finished_ = 0;
   bool released_ = false;
 };

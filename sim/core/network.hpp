@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "models/collective.hpp"
@@ -16,6 +17,12 @@ struct Flow {
   Plane plane = Plane::nvlink;
   int multiplicity = 1;
   double size = 0;  // bytes, a whole number
+};
+
+// A transfer to start: `flow` runs as the planned flow `planned`.
+struct Launch {
+  PlannedFlow planned;
+  Flow flow;
 };
 
 // What cancelling a job's transfers found.
@@ -35,10 +42,11 @@ class Network {
   // No transfer in flight.
   virtual bool idle() const = 0;
 
-  // Starts `flow` as the planned flow `planned` of a job whose GPUs are `group_gpus` (by NVLink group,
-  // group_by_zone).
-  virtual void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
-                      const Flow& flow) = 0;
+  // Starts the transfers of one collective step of a job whose GPUs are `group_gpus` (by NVLink group,
+  // group_by_zone): each `flow` as its planned flow. They run together, and no other transfer of the job
+  // runs beside them (the next step starts when all have finished).
+  virtual void launch_step(const std::vector<std::vector<int>>& group_gpus,
+                           std::span<const Launch> launches) = 0;
   // The transfers that finished since the last call, in the order they finished.
   virtual std::vector<Flow> take_finished() = 0;
   // Stops the job's transfers.

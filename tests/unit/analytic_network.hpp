@@ -9,6 +9,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -49,22 +50,9 @@ class AnalyticNetwork final : public Network {
     }
   }
 
-  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned,
-              const Flow& flow) override {
-    largest_ = std::max(largest_, flow.size);
-    Transfer t{flow, {}, flow.size, now_, 0};
-    if (planned.between_zones())
-      throw std::logic_error("AnalyticNetwork: platforms with zones are not modelled");
-    if (planned.plane == Plane::nvlink) {
-      const auto& gpus = group_gpus[planned.src_group];
-      t.ports = {port(0, gpus[0]), port(1, gpus[1])};
-      t.ready += 2 * fabric_.nvlink_latency;
-    } else {
-      t.ports = {port(2, group_gpus[planned.src_group][0]), port(3, group_gpus[planned.dst_group][0])};
-      if (shared_ib_ > 0) t.ports.push_back(port(4, 0));
-      t.ready += 3 * fabric_.ib_latency;
-    }
-    live_.push_back(std::move(t));
+  void launch_step(const std::vector<std::vector<int>>& group_gpus,
+                   std::span<const Launch> launches) override {
+    for (const Launch& l : launches) launch(group_gpus, l.planned, l.flow);
   }
 
   std::vector<Flow> take_finished() override { return std::exchange(finished_, {}); }
@@ -89,6 +77,23 @@ class AnalyticNetwork final : public Network {
   double largest_flow() const { return largest_; }
 
  private:
+  void launch(const std::vector<std::vector<int>>& group_gpus, const PlannedFlow& planned, const Flow& flow) {
+    largest_ = std::max(largest_, flow.size);
+    Transfer t{flow, {}, flow.size, now_, 0};
+    if (planned.between_zones())
+      throw std::logic_error("AnalyticNetwork: platforms with zones are not modelled");
+    if (planned.plane == Plane::nvlink) {
+      const auto& gpus = group_gpus[planned.src_group];
+      t.ports = {port(0, gpus[0]), port(1, gpus[1])};
+      t.ready += 2 * fabric_.nvlink_latency;
+    } else {
+      t.ports = {port(2, group_gpus[planned.src_group][0]), port(3, group_gpus[planned.dst_group][0])};
+      if (shared_ib_ > 0) t.ports.push_back(port(4, 0));
+      t.ready += 3 * fabric_.ib_latency;
+    }
+    live_.push_back(std::move(t));
+  }
+
   struct Transfer {
     Flow flow;
     std::vector<int> ports;
