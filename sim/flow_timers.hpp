@@ -63,6 +63,7 @@ class FlowTimers {
   void resolve(std::size_t id, double now);
 
   std::vector<Timer> timers_;  // by id
+  // The running timers on each link that has carried one (at most every port: four links a GPU).
   std::unordered_map<const simgrid::s4u::Link*, std::vector<std::size_t>> on_link_;
   std::size_t running_ = 0;
   std::uint64_t serial_ = 0;
