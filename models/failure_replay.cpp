@@ -91,6 +91,12 @@ std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path,
     events.push_back(e);
   }
   if (!header) throw InputError(fmt::format("{}: empty; expected the header \"{}\"", file, kHeader));
+  // As a trace without jobs: a replay that lists nothing is more likely the wrong file than a wish.
+  if (events.empty())
+    throw InputError(
+        fmt::format("{}: no failures after the header (leave --failures out for a run without "
+                    "failures)",
+                    file));
   std::stable_sort(events.begin(), events.end(),
                    [](const FailureEvent& a, const FailureEvent& b) { return a.time < b.time; });
   return events;

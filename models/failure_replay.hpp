@@ -12,8 +12,8 @@ namespace nvlsim {
 // component one of gpu, tray, nvswitch, nvlink, nic, rack, its id (failure_event.hpp), duration in s until
 // repaired. Blank lines and lines starting with '#' are skipped. Returns the failures sorted by time
 // (stable). Times and durations are at most 1e12 s, lines at most 4096 bytes. Throws InputError
-// "FILE:LINE: field N (name): ..." for a malformed line or an id outside the
-// machine.
+// "FILE:LINE: field N (name): ..." for a malformed line or an id outside the machine, and "FILE: ..." for
+// a file without the header or without a failure after it.
 std::vector<FailureEvent> read_failure_replay(const std::filesystem::path& path, const ClusterShape& shape,
                                               int switches);
 

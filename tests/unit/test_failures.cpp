@@ -73,6 +73,9 @@ TEST_CASE("a broken replay line is named by file, line and field", "[failures][e
   CHECK(error_of([&] {
           read_failure_replay(headerless, kTwoRacks, kSwitches);
         }).find(":1: expected the header") != std::string::npos);
+  const auto header_only = write_file("header.csv", "# no incidents yet\ntime,component,id,duration\n");
+  CHECK(error_of([&] { read_failure_replay(header_only, kTwoRacks, kSwitches); }) ==
+        header_only + ": no failures after the header (leave --failures out for a run without failures)");
 }
 
 TEST_CASE("the built-in model follows Llama 3's root causes", "[failures]") {
