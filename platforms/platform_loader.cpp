@@ -1,10 +1,15 @@
 #include "platforms/platform_loader.hpp"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +112,25 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
     throw InputError(fmt::format("{}: {}", file, e.what()));
   }
   return p;
+}
+
+LoadedPlatform load_platform_text(simgrid::s4u::Engine& engine, std::string_view xml) {
+  const auto failed = [](std::string_view what) {
+    return std::runtime_error(
+        fmt::format("cannot {} the platform's in-memory file: {}", what, std::strerror(errno)));
+  };
+  struct File {
+    int fd;
+    ~File() { ::close(fd); }
+  } const file{::memfd_create("nvlsim-platform.xml", MFD_CLOEXEC)};
+  if (file.fd < 0) throw failed("create");
+  for (std::size_t written = 0; written < xml.size();) {
+    const ssize_t n = ::write(file.fd, xml.data() + written, xml.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw failed("write");
+    written += static_cast<std::size_t>(n);
+  }
+  return load_platform(engine, fmt::format("/proc/self/fd/{}", file.fd));
 }
 
 }  // namespace nvlsim

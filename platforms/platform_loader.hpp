@@ -3,6 +3,7 @@
 // properties from it.
 
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include <simgrid/s4u/Engine.hpp>
@@ -22,5 +23,9 @@ struct LoadedPlatform {
 // SimGrid rejects it, a property is missing or malformed, or a host the properties imply is absent. A
 // file SimGrid aborts on ends the process with status 2 and "FILE: SimGrid cannot load it: MESSAGE".
 LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem::path& path);
+
+// The same for a platform given as XML text (a built-in one). SimGrid reads files only, so the text goes
+// through an anonymous in-memory file: nothing is left on disk however the process ends.
+LoadedPlatform load_platform_text(simgrid::s4u::Engine& engine, std::string_view xml);
 
 }  // namespace nvlsim

@@ -50,8 +50,7 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
     route_.clear();
     double latency = 0;
     from->route_to(to, route_, &latency);
-    if (route_.size() != 2 || route_[0] != nic_ports(src).first || route_[1] != nic_ports(dst).second)
-      continue;
+    if (!is_route(route_, nic_ports(src).first, nic_ports(dst).second)) continue;
     nic_routes_[i] = {route_[0], route_[1], latency};
     step_ports_.push_back(route_[0]);
     step_ports_.push_back(route_[1]);
@@ -80,12 +79,17 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, con
     route_.clear();
     double latency = 0;
     from->route_to(to, route_, &latency);
-    if (route_.size() == 2 && route_[0] == ports(src).first && route_[1] == ports(dst).second) {
+    if (is_route(route_, ports(src).first, ports(dst).second)) {
       flows_.launch_timer(route_, latency, flow);
       return;
     }
   }
   flows_.launch(from, to, static_cast<std::uint64_t>(flow.size), flow);
+}
+
+bool SimgridNetwork::is_route(const std::vector<simgrid::s4u::Link*>& route, const simgrid::s4u::Link* out,
+                              const simgrid::s4u::Link* in) {
+  return route.size() == 2 && route[0] == out && route[1] == in;
 }
 
 bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {

@@ -35,6 +35,10 @@ class SimgridNetwork final : public Network {
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> ports(int gpu);
   // The links of the GPU's NIC to its leaf (out and in), found through its route to another NIC.
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> nic_ports(int gpu);
+  // Whether the route is exactly the sender's port `out` then the receiver's port `in`: links that belong
+  // to the job's GPUs alone.
+  static bool is_route(const std::vector<simgrid::s4u::Link*>& route, const simgrid::s4u::Link* out,
+                       const simgrid::s4u::Link* in);
   // The first link of the host's route to `peer` and the last of the way back.
   static std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> own_links(simgrid::s4u::Host* self,
                                                                        simgrid::s4u::Host* peer);

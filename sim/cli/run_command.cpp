@@ -1,19 +1,14 @@
 #include "sim/cli/run_command.hpp"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
-#include <string_view>
 
 #include "analysis/comparison_table.hpp"
 #include "analysis/cost_model.hpp"
@@ -44,28 +39,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kSkippedShown = 5;
-
-// SimGrid loads platforms from files only. A built-in one goes through an anonymous in-memory file, so
-// that nothing is left in the temporary folder however the run ends (a signal during loading included).
-LoadedPlatform load_builtin_platform(simgrid::s4u::Engine& engine, int racks) {
-  const std::string xml = platform_xml(nvl72_platform(racks));
-  const auto failed = [](std::string_view what) {
-    return std::runtime_error(
-        fmt::format("cannot {} the built-in platform's file: {}", what, std::strerror(errno)));
-  };
-  struct File {
-    int fd;
-    ~File() { ::close(fd); }
-  } const file{::memfd_create("nvlsim-builtin-platform.xml", MFD_CLOEXEC)};
-  if (file.fd < 0) throw failed("create");
-  for (std::size_t written = 0; written < xml.size();) {
-    const ssize_t n = ::write(file.fd, xml.data() + written, xml.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw failed("write");
-    written += static_cast<std::size_t>(n);
-  }
-  return load_platform(engine, fmt::format("/proc/self/fd/{}", file.fd));
-}
 
 // The class table of the run: --classes or the built-in one, with an explicit --comm-fraction or
 // --collective applied to every class (the command line beats the file, as for every other default).
@@ -142,8 +115,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const auto load_start = std::chrono::steady_clock::now();
   const std::optional<int> builtin_racks =
       options.platform ? builtin_platform_racks(*options.platform) : std::optional<int>(kDefaultRacks);
-  const LoadedPlatform platform = builtin_racks ? load_builtin_platform(*engine, *builtin_racks)
-                                                : load_platform(*engine, *options.platform);
+  const LoadedPlatform platform =
+      builtin_racks ? load_platform_text(*engine, platform_xml(nvl72_platform(*builtin_racks)))
+                    : load_platform(*engine, *options.platform);
   manifest.platform_load_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto& shape = platform.spec.shape;

@@ -210,13 +210,11 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
                const RequestSettings& requests) {
   Json out{{"racks", racks}};
   auto t0 = Clock::now();
-  const auto file = std::filesystem::temp_directory_path() / fmt::format("nvlsim-bench-{}.xml", getpid());
-  std::ofstream(file) << nvlsim::platform_xml(nvlsim::nvl72_platform(racks));
+  const std::string xml = nvlsim::platform_xml(nvlsim::nvl72_platform(racks));
   out["write_platform_s"] = seconds_since(t0);
   t0 = Clock::now();
   auto engine = nvlsim::make_engine();
-  const auto platform = nvlsim::load_platform(*engine, file);
-  std::filesystem::remove(file);
+  const auto platform = nvlsim::load_platform_text(*engine, xml);
   out["load_platform_s"] = seconds_since(t0);
   out["gpus"] = platform.spec.shape.gpus();
   std::printf("x%d: %d GPUs, platform written in %.2f s, loaded in %.2f s\n", racks,
