@@ -1,0 +1,78 @@
+#pragma once
+// Slurm 22.05's _eval_nodes_topo (select/cons_tres with topology/tree): which of the offered nodes a job
+// gets, given the switch tree. TreePolicy asks it; it knows nothing of the cluster state.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/job_request.hpp"
+#include "schedulers/switch_tree.hpp"
+
+namespace nvlsim {
+
+// Switches the choice takes: it keeps the hops between every two, 256 MiB at this size.
+inline constexpr std::size_t kMaxTreeSwitches = 8192;
+
+class TreeChoice {
+ public:
+  // Throws InputError for more than kMaxTreeSwitches switches.
+  explicit TreeChoice(SwitchTree tree);
+
+  // True when some switch has the tray below it: Slurm offers no other node to a topology job.
+  bool under_a_switch(int tray) const {
+    return tray >= 0 && tray < static_cast<int>(above_.size()) && !above_[tray].empty();
+  }
+
+  // The trays chosen from `node` (offers ascending by tray, each under a switch), ascending, or nullopt.
+  // Under the highest switch with enough nodes, the nodes of the lowest weights that suffice; then leaf
+  // switches one at a time, the nearest to those used and the tightest in nodes, their nodes in order.
+  // When the tree has a single path from every switch up and the lowest weight under that switch
+  // suffices, as it does for most jobs, it works per switch: O(nodes + switches x weights + leaves taken
+  // x switches). Otherwise per node: O(nodes x levels + leaves taken x switches).
+  std::optional<std::vector<int>> choose(std::span<const cons_tres::NodeOffer> node,
+                                         const JobRequest& request, cons_tres::Demand demand) const;
+  // The per-node walk for every case: what `choose` must agree with (tests check it does).
+  std::optional<std::vector<int>> choose_node_by_node(std::span<const cons_tres::NodeOffer> node,
+                                                      const JobRequest& request,
+                                                      cons_tres::Demand demand) const;
+
+ private:
+  // Per switch: nodes counted toward it, the switches required, the hops summed from those used.
+  struct LeafSearch {
+    std::span<int> count;
+    std::span<const char> required;
+    std::span<std::uint32_t> distance;
+  };
+  // The top switch: the highest with at least `nodes` nodes and, among those, the lowest weight (a later
+  // switch wins ties). -1 when none.
+  int top_switch(std::span<const int> count, std::span<const int> lowest, int nodes) const;
+  // The next leaf to take nodes from: not required, the nearest to those used, then the tightest that
+  // fits `nodes` (else the largest, comparing parents while both do not fit). -1 when none is left.
+  int next_leaf(const LeafSearch& search, int nodes) const;
+  struct Decision {
+    bool decided = false;  // false: the lowest weight under the top switch does not suffice alone
+    std::optional<std::vector<int>> trays;
+  };
+  // `choose` when every switch has one path up, counting per switch and weight rather than per node.
+  Decision choose_by_switch(std::span<const cons_tres::NodeOffer> node, const JobRequest& request,
+                            cons_tres::Demand demand) const;
+
+  SwitchTree tree_;
+  std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending
+  std::vector<int> parent_;              // per switch: its parent, or 0 for a top switch as Slurm keeps it
+  std::vector<std::vector<std::uint32_t>> distance_;  // switch hops between switches; kUnreachable if none
+  // Set when every switch has at most one parent and every tray hangs from at most one switch, so that
+  // counts add up the tree: then home_ (per tray: the switch listing it, or -1), up_ (per switch: its
+  // parent, or -1) and the subtree intervals (switch t is below s iff enter_[s] <= enter_[t] < leave_[s]).
+  bool single_path_ = false;
+  std::vector<int> home_;
+  std::vector<int> up_;
+  std::vector<int> enter_;
+  std::vector<int> leave_;
+};
+
+}  // namespace nvlsim

@@ -1,0 +1,111 @@
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/policy_spec.hpp"
+#include "schedulers/slurm_topology.hpp"
+#include "schedulers/switch_tree.hpp"
+#include "schedulers/tree_choice.hpp"
+
+using nvlsim::ClusterShape;
+using nvlsim::JobRequest;
+using nvlsim::PolicyContext;
+using nvlsim::RequestShape;
+using nvlsim::TreeChoice;
+using nvlsim::cons_tres::NodeOffer;
+
+namespace {
+
+PolicyContext with_topology(ClusterShape shape, const std::string& conf) {
+  PolicyContext context{shape};
+  context.topology = nvlsim::parse_topology_conf(conf, "topology.conf");
+  for (int tray = 0; tray < shape.trays(); ++tray)
+    context.node_names.push_back("tray-" + std::to_string(tray));
+  return context;
+}
+
+// Offers on a random share of the trays under a switch: from idle machines (one weight) to fragmented
+// ones (four), with CPUs short on some trays.
+std::vector<NodeOffer> random_offers(const TreeChoice& choice, const ClusterShape& shape,
+                                     std::mt19937& random) {
+  const double offered = std::uniform_real_distribution<double>(0.05, 1.0)(random);
+  const int weights = std::uniform_int_distribution<int>(1, shape.gpus_per_tray)(random);
+  std::bernoulli_distribution take(offered);
+  std::uniform_int_distribution<int> free(shape.gpus_per_tray - weights + 1, shape.gpus_per_tray);
+  std::uniform_int_distribution<int> cpus(1, shape.cpus_per_tray);
+  std::vector<NodeOffer> offers;
+  for (int tray = 0; tray < shape.trays(); ++tray) {
+    if (!choice.under_a_switch(tray) || !take(random)) continue;
+    const int gpus = free(random);
+    offers.push_back({tray, cpus(random), gpus, 0xff - gpus});  // offer()'s weights: more GPUs, lower
+  }
+  return offers;
+}
+
+JobRequest random_request(const ClusterShape& shape, std::mt19937& random) {
+  const int cpus_per_gpu =
+      std::bernoulli_distribution(0.2)(random) ? std::uniform_int_distribution<int>(1, 8)(random) : 0;
+  if (std::bernoulli_distribution(0.3)(random))
+    return {shape.gpus_per_tray * std::uniform_int_distribution<int>(1, 40)(random), RequestShape::nodes,
+            cpus_per_gpu};
+  const int gpus = std::bernoulli_distribution(0.5)(random)
+                       ? std::uniform_int_distribution<int>(1, 8)(random)
+                       : std::uniform_int_distribution<int>(9, 600)(random);
+  return {gpus, RequestShape::gpus, cpus_per_gpu};
+}
+
+// `choose` against the per-node walk on random offers and requests; returns how many were placed.
+int check_against_per_node(const PolicyContext& context, std::uint32_t seed, int cases) {
+  const TreeChoice choice(nvlsim::make_switch_tree(context));
+  const nvlsim::ClusterState state(context.shape);
+  std::mt19937 random(seed);
+  int placed = 0;
+  for (int c = 0; c < cases; ++c) {
+    const std::vector<NodeOffer> offers = random_offers(choice, context.shape, random);
+    const JobRequest request = random_request(context.shape, random);
+    const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
+    const auto fast = choice.choose(offers, request, demand);
+    const auto walked = choice.choose_node_by_node(offers, request, demand);
+    INFO("seed " << seed << " case " << c << ": " << request.gpus << " GPUs, " << offers.size() << " offers");
+    REQUIRE(fast == walked);
+    placed += fast.has_value();
+  }
+  return placed;
+}
+
+}  // namespace
+
+TEST_CASE("tree's per-switch choice agrees with the per-node walk on the fabric's trees", "[tree]") {
+  // Two tiers (one spine over every leaf) and three (spine groups under a core), leaves of 2 to 32 trays.
+  for (const auto& [racks, trays_per_leaf, leaves_per_group] :
+       {std::tuple{8, 32, 0}, {8, 4, 3}, {16, 8, 4}, {64, 32, 8}, {3, 2, 0}}) {
+    PolicyContext context{ClusterShape{racks, 18, 4}};
+    context.trays_per_leaf = trays_per_leaf;
+    context.leaves_per_group = leaves_per_group;
+    const int placed =
+        check_against_per_node(context, static_cast<std::uint32_t>(racks * 100 + trays_per_leaf), 400);
+    // Both outcomes occur, so the comparison covers the leaf walk as well as refusals.
+    CHECK(placed > 40);
+    CHECK(placed < 400);
+  }
+}
+
+TEST_CASE("tree's per-switch choice agrees with the per-node walk on uneven topologies", "[tree]") {
+  const ClusterShape shape{2, 18, 4};
+  // Leaves of different sizes, a switch with trays of its own above a leaf, two top switches (no hops
+  // between their halves) and trays under no switch.
+  const std::string uneven =
+      "SwitchName=a Nodes=tray-[0-2]\nSwitchName=b Nodes=tray-[3-10]\nSwitchName=c Nodes=tray-[11-12]\n"
+      "SwitchName=mid Switches=a,b Nodes=tray-[13-14]\nSwitchName=top Switches=mid,c\n"
+      "SwitchName=d Nodes=tray-[20-27]\nSwitchName=e Nodes=tray-[28-33]\nSwitchName=other Switches=d,e\n";
+  CHECK(check_against_per_node(with_topology(shape, uneven), 11, 600) > 60);
+  // A leaf under two parents: no single path up, so `choose` is the per-node walk itself.
+  const std::string shared =
+      "SwitchName=a Nodes=tray-[0-17]\nSwitchName=b Nodes=tray-[18-35]\n"
+      "SwitchName=p Switches=a,b\nSwitchName=q Switches=b\n";
+  CHECK(check_against_per_node(with_topology(shape, shared), 12, 200) > 20);
+}
