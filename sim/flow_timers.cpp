@@ -3,7 +3,9 @@
 #include <xbt/config.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace nvlsim {
@@ -11,12 +13,14 @@ namespace nvlsim {
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 // Off, every transfer is a SimGrid flow: slower, with the same results, which tests check this way.
-simgrid::config::Flag<bool> cfg_timers{"nvlsim/timers",
-                                       "Run transfers that share no link with another as exact timers instead "
-                                       "of SimGrid flows (nvlsim, docs/model.md)",
-                                       true};
+simgrid::config::Flag<bool> cfg_timers{
+    "nvlsim/timers",
+    "Run transfers that share no link with another as exact timers instead "
+    "of SimGrid flows (nvlsim, docs/model.md)",
+    true};
 
 }  // namespace
 
@@ -47,7 +51,14 @@ void FlowTimers::start(std::size_t id, const std::vector<simgrid::s4u::Link*>& r
   t.remaining = bytes;
   t.since = t.sending_from;
   t.serial = ++serial_;
-  for (const auto* link : route) on_link_[link].push_back(id);
+  t.slots.clear();
+  for (auto* link : route) {
+    const std::size_t s = slot(link);
+    if (const std::size_t other = last_on_[s]; other != kNone && other != id && runs_on(other, s))
+      throw std::logic_error("nvlsim: two timers at once on link " + link->get_name());
+    last_on_[s] = id;
+    t.slots.push_back(s);
+  }
   ++running_;
   t.rate = rate_now(t);
   t.end = t.rate > 0 ? t.sending_from + t.remaining / t.rate : kNever;
@@ -56,13 +67,12 @@ void FlowTimers::start(std::size_t id, const std::vector<simgrid::s4u::Link*>& r
 
 void FlowTimers::link_changed(const simgrid::s4u::Link* link, double now,
                               const std::function<void(std::size_t, double)>& rate_changed) {
-  const auto found = on_link_.find(link);
-  if (found == on_link_.end()) return;
-  for (const std::size_t id : found->second) {
-    const double before = timers_[id].rate;
-    resolve(id, now);
-    if (timers_[id].rate != before) rate_changed(id, timers_[id].rate);
-  }
+  const std::size_t s = find_slot(link);
+  if (s == links_.size() || last_on_[s] == kNone || !runs_on(last_on_[s], s)) return;
+  const std::size_t id = last_on_[s];
+  const double before = timers_[id].rate;
+  resolve(id, now);
+  if (timers_[id].rate != before) rate_changed(id, timers_[id].rate);
 }
 
 double FlowTimers::stop(std::size_t id, double now) {
@@ -70,12 +80,6 @@ double FlowTimers::stop(std::size_t id, double now) {
   double remaining = t.remaining;
   if (now > t.since) remaining -= t.rate * (now - t.since);
   if (remaining < remains_precision_) remaining = 0;
-  // An emptied list stays in the map: the same ports carry timers again and again, and keeping the
-  // entry saves a node and a buffer per timer.
-  for (const auto* link : t.route) {
-    std::vector<std::size_t>& ids = on_link_.find(link)->second;
-    ids.erase(std::find(ids.begin(), ids.end(), id));
-  }
   t.serial = 0;
   --running_;
   return remaining;
@@ -100,6 +104,25 @@ std::vector<std::size_t> FlowTimers::take_ended(double now) {
     ended.push_back(id);
   }
   return ended;
+}
+
+std::size_t FlowTimers::slot(simgrid::s4u::Link* link) {
+  if (const std::size_t s = find_slot(link); s < links_.size()) return s;
+  links_.push_back(link);
+  last_on_.push_back(kNone);
+  link->set_data(reinterpret_cast<void*>(static_cast<std::uintptr_t>(links_.size())));
+  return links_.size() - 1;
+}
+
+std::size_t FlowTimers::find_slot(const simgrid::s4u::Link* link) const {
+  const auto stored = reinterpret_cast<std::uintptr_t>(link->get_data<void>());
+  if (stored == 0 || stored > links_.size() || links_[stored - 1] != link) return links_.size();
+  return stored - 1;
+}
+
+bool FlowTimers::runs_on(std::size_t id, std::size_t slot) const {
+  const Timer& t = timers_[id];
+  return t.serial != 0 && std::find(t.slots.begin(), t.slots.end(), slot) != t.slots.end();
 }
 
 double FlowTimers::rate_now(const Timer& t) const {
