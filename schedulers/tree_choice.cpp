@@ -13,9 +13,10 @@ namespace {
 
 constexpr std::uint32_t kUnreachable = std::numeric_limits<std::uint32_t>::max();
 
-void add_distance(std::span<std::uint32_t> sum, const std::vector<std::uint32_t>& row) {
-  for (std::size_t s = 0; s < sum.size(); ++s)
-    sum[s] = sum[s] == kUnreachable || row[s] == kUnreachable ? kUnreachable : sum[s] + row[s];
+// Adds the row's hops to the sums, for the switches `at` only.
+void add_distance(std::span<std::uint32_t> sum, const std::vector<std::uint32_t>& row,
+                  std::span<const int> at) {
+  for (int s : at) sum[s] = sum[s] == kUnreachable || row[s] == kUnreachable ? kUnreachable : sum[s] + row[s];
 }
 
 // The indexes of the nodes that `keep`, by weight and then index: a counting sort, since weights span a
@@ -88,6 +89,8 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
       single_path_ = single_path_ && home_[tray] < 0;
       home_[tray] = static_cast<int>(s);
     }
+  for (std::size_t s = 0; s < switches; ++s)
+    if (tree_.level[s] == 0) leaves_.push_back(static_cast<int>(s));
   // Subtree intervals: preorder from each top switch.
   std::vector<int> size(switches, 1);
   for (int s : tree_.bottom_up)
@@ -165,8 +168,8 @@ int TreeChoice::next_leaf(const LeafSearch& search, int nodes) const {
   };
   const std::span<const std::uint32_t> distance = search.distance;
   int leaf = -1;
-  for (int s = 0; s < static_cast<int>(count.size()); ++s) {
-    if (search.required[s] || tree_.level[s] != 0) continue;
+  for (int s : search.leaves) {
+    if (search.required[s]) continue;
     if (leaf < 0 || distance[s] == kUnreachable || count[s] == 0) {
       if (leaf < 0 && count[s] > 0 && distance[s] != kUnreachable) leaf = s;
       continue;
@@ -235,13 +238,17 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
 
   // Each switch's best nodes: those below it under the top switch. The top switch has no parent (one would
   // have as many nodes, a higher level and no higher weight), so the other switches have none.
-  for (int s = 0; s < switches; ++s)
+  thread_local std::vector<int> open;  // the leaves with a best node, ascending: the only ones to choose from
+  open.clear();
+  for (int s = 0; s < switches; ++s) {
     count[s] = enter_[top] <= enter_[s] && enter_[s] < leave_[top] ? at(s, best).nodes : 0;
+    if (count[s] > 0 && tree_.level[s] == 0) open.push_back(s);
+  }
   thread_local std::vector<char> required;
   thread_local std::vector<std::uint32_t> distance;
   required.assign(switches, 0);
   distance.assign(switches, 0);
-  const LeafSearch search{count, required, distance};
+  const LeafSearch search{open, count, required, distance};
   std::vector<int> picked;
   const auto decided = [&]() -> Decision {
     std::sort(picked.begin(), picked.end());
@@ -251,7 +258,7 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
     previous = demand.nodes;
     const int leaf = next_leaf(search, demand.nodes);
     if (leaf < 0) break;
-    add_distance(distance, distance_[leaf]);
+    add_distance(distance, distance_[leaf], open);
     // The leaf's best nodes in order: its trays that are offered at the best weight.
     auto n = std::lower_bound(node.begin(), node.end(), tree_.trays[leaf].front(),
                               [](const cons_tres::NodeOffer& offer, int tray) { return offer.tray < tray; });
@@ -366,13 +373,13 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
   // Then leaf switches one at a time: the nearest to the required ones, the tightest in nodes.
   std::vector<std::uint32_t> distance(switches, 0);
   for (int s = 0; s < switches; ++s)
-    if (required[s]) add_distance(distance, distance_[s]);
-  const LeafSearch search{count, required, distance};
+    if (required[s]) add_distance(distance, distance_[s], leaves_);
+  const LeafSearch search{leaves_, count, required, distance};
   for (int previous = demand.nodes + 1; previous != demand.nodes;) {
     previous = demand.nodes;
     const int leaf = next_leaf(search, demand.nodes);
     if (leaf < 0) break;
-    add_distance(distance, distance_[leaf]);
+    add_distance(distance, distance_[leaf], leaves_);
     for (std::size_t i : members_of(leaf)) {
       if (demand.max_nodes <= 0) break;
       if (chosen[i]) continue;

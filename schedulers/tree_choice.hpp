@@ -41,8 +41,10 @@ class TreeChoice {
                                                       cons_tres::Demand demand) const;
 
  private:
-  // Per switch: nodes counted toward it, the switches required, the hops summed from those used.
+  // The leaves that may be chosen (ascending; the others have no node to give), and per switch: nodes
+  // counted toward it, the switches required, the hops summed from those used (kept for the leaves only).
   struct LeafSearch {
+    std::span<const int> leaves;
     std::span<int> count;
     std::span<const char> required;
     std::span<std::uint32_t> distance;
@@ -65,6 +67,7 @@ class TreeChoice {
   std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending
   std::vector<int> parent_;              // per switch: its parent, or 0 for a top switch as Slurm keeps it
   std::vector<std::vector<std::uint32_t>> distance_;  // switch hops between switches; kUnreachable if none
+  std::vector<int> leaves_;                           // the switches of level 0, ascending
   // Set when every switch has at most one parent and every tray hangs from at most one switch, so that
   // counts add up the tree: then home_ (per tray: the switch listing it, or -1), up_ (per switch: its
   // parent, or -1) and the subtree intervals (switch t is below s iff enter_[s] <= enter_[t] < leave_[s]).
