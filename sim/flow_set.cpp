@@ -91,7 +91,7 @@ void FlowSet::launch(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, const 
   slots_[id] = {std::move(comm), flow};
 }
 
-void FlowSet::launch_timer(const std::vector<s4u::Link*>& route, double latency, const Flow& flow) {
+void FlowSet::launch_timer(const PortPair& route, double latency, const Flow& flow) {
   const std::size_t id = new_slot();
   const double now = s4u::Engine::get_clock();
   timers_.start(id, route, latency, flow.size, now);

@@ -33,7 +33,7 @@ class FlowSet {
   void launch(simgrid::s4u::Host* from, simgrid::s4u::Host* to, std::uint64_t bytes, const Flow& flow);
   // Runs `flow` as a timer on `route` (with its summed `latency`), whose links no other transfer may cross
   // while it runs (sim/flow_timers.hpp).
-  void launch_timer(const std::vector<simgrid::s4u::Link*>& route, double latency, const Flow& flow);
+  void launch_timer(const PortPair& route, double latency, const Flow& flow);
   // Sleeps until a transfer finishes or the clock reaches `until` (infinity: no time limit).
   void wait_until(double until);
   // The transfers that finished since the last call, in the order SimGrid finished them.

@@ -39,8 +39,7 @@ bool FlowTimers::exact_for_engine() {
          !config::get_value<bool>("network/crosstraffic");
 }
 
-void FlowTimers::start(std::size_t id, const std::vector<simgrid::s4u::Link*>& route, double latency,
-                       double bytes, double now) {
+void FlowTimers::start(std::size_t id, const PortPair& route, double latency, double bytes, double now) {
   if (id >= timers_.size()) timers_.resize(id + 1);
   Timer& t = timers_[id];
   t.route = route;
@@ -51,14 +50,12 @@ void FlowTimers::start(std::size_t id, const std::vector<simgrid::s4u::Link*>& r
   t.remaining = bytes;
   t.since = t.sending_from;
   t.serial = ++serial_;
-  t.slots.clear();
-  for (auto* link : route) {
-    const std::size_t s = slot(link);
-    if (const std::size_t other = last_on_[s]; other != kNone && other != id && runs_on(other, s))
-      throw std::logic_error("nvlsim: two timers at once on link " + link->get_name());
-    last_on_[s] = id;
-    t.slots.push_back(s);
+  for (std::size_t k = 0; k < route.size(); ++k) {
+    t.slots[k] = slot(route[k]);
+    if (on_[t.slots[k]] != kNone)
+      throw std::logic_error("nvlsim: two timers at once on link " + route[k]->get_name());
   }
+  for (const std::size_t s : t.slots) on_[s] = id;
   ++running_;
   t.rate = rate_now(t);
   t.end = t.rate > 0 ? t.sending_from + t.remaining / t.rate : kNever;
@@ -68,8 +65,8 @@ void FlowTimers::start(std::size_t id, const std::vector<simgrid::s4u::Link*>& r
 void FlowTimers::link_changed(const simgrid::s4u::Link* link, double now,
                               const std::function<void(std::size_t, double)>& rate_changed) {
   const std::size_t s = find_slot(link);
-  if (s == links_.size() || last_on_[s] == kNone || !runs_on(last_on_[s], s)) return;
-  const std::size_t id = last_on_[s];
+  if (s == links_.size() || on_[s] == kNone) return;
+  const std::size_t id = on_[s];
   const double before = timers_[id].rate;
   resolve(id, now);
   if (timers_[id].rate != before) rate_changed(id, timers_[id].rate);
@@ -80,6 +77,7 @@ double FlowTimers::stop(std::size_t id, double now) {
   double remaining = t.remaining;
   if (now > t.since) remaining -= t.rate * (now - t.since);
   if (remaining < remains_precision_) remaining = 0;
+  for (const std::size_t s : t.slots) on_[s] = kNone;
   t.serial = 0;
   --running_;
   return remaining;
@@ -109,7 +107,7 @@ std::vector<std::size_t> FlowTimers::take_ended(double now) {
 std::size_t FlowTimers::slot(simgrid::s4u::Link* link) {
   if (const std::size_t s = find_slot(link); s < links_.size()) return s;
   links_.push_back(link);
-  last_on_.push_back(kNone);
+  on_.push_back(kNone);
   link->set_data(reinterpret_cast<void*>(static_cast<std::uintptr_t>(links_.size())));
   return links_.size() - 1;
 }
@@ -118,11 +116,6 @@ std::size_t FlowTimers::find_slot(const simgrid::s4u::Link* link) const {
   const auto stored = reinterpret_cast<std::uintptr_t>(link->get_data<void>());
   if (stored == 0 || stored > links_.size() || links_[stored - 1] != link) return links_.size();
   return stored - 1;
-}
-
-bool FlowTimers::runs_on(std::size_t id, std::size_t slot) const {
-  const Timer& t = timers_[id];
-  return t.serial != 0 && std::find(t.slots.begin(), t.slots.end(), slot) != t.slots.end();
 }
 
 double FlowTimers::rate_now(const Timer& t) const {

@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u/Link.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,10 @@
 #include <vector>
 
 namespace nvlsim {
+
+// A timer's route: the sender's out port and the receiver's in port, all a transfer crosses when it can
+// share no link.
+using PortPair = std::array<simgrid::s4u::Link*, 2>;
 
 // A lone CM02 flow (network/model:CM02, bandwidth factor 1, no cross-traffic) on links `route` sends
 // nothing until its latency (the links' latencies times network/latency-factor) is paid, then at
@@ -31,10 +36,10 @@ class FlowTimers {
   // otherwise every transfer must stay a SimGrid flow.
   static bool exact_for_engine();
 
-  // Timer `id` starts now: `bytes` on `route` (from route_to), with `latency` the route's summed latency.
+  // Timer `id` starts now: `bytes` on `route` (as route_to gives it), with `latency` the route's summed
+  // latency.
   // Throws std::logic_error when another timer runs on one of its links.
-  void start(std::size_t id, const std::vector<simgrid::s4u::Link*>& route, double latency, double bytes,
-             double now);
+  void start(std::size_t id, const PortPair& route, double latency, double bytes, double now);
   double rate(std::size_t id) const { return timers_[id].rate; }
   double sending_from(std::size_t id) const { return timers_[id].sending_from; }
   // The link's bandwidth changed now; calls `rate_changed(id, rate)` for the timer on it if its rate moved.
@@ -50,8 +55,8 @@ class FlowTimers {
 
  private:
   struct Timer {
-    std::vector<simgrid::s4u::Link*> route;
-    std::vector<std::size_t> slots;  // of its route's links
+    PortPair route{};
+    std::array<std::size_t, 2> slots{};  // of its route's links
     double bound = 0;
     double rate = 0;
     double sending_from = 0;  // when its latency is paid
@@ -61,9 +66,7 @@ class FlowTimers {
     std::uint64_t serial = 0;  // 0: not running
   };
   double rate_now(const Timer& t) const;
-  // Whether timer `id` runs now on the link with index `slot`.
-  bool runs_on(std::size_t id, std::size_t slot) const;
-  // The link's index into last_on_, made on first use.
+  // The link's index into on_, made on first use.
   std::size_t slot(simgrid::s4u::Link* link);
   // The link's index, or links_.size() when it never carried a timer.
   std::size_t find_slot(const simgrid::s4u::Link* link) const;
@@ -71,13 +74,12 @@ class FlowTimers {
   void resolve(std::size_t id, double now);
 
   std::vector<Timer> timers_;  // by id
-  // Per link that has carried a timer (at most every port: four links a GPU), the last timer started on it,
-  // which runs on it still unless stopped since: a link carries one timer at a time, so stopping one need
-  // not touch its links. A link finds its index in its SimGrid user data, which holds index + 1; links_
-  // confirms the index is this object's (hashing a link at each start and stop, and a list per link, were
-  // 8% of a replay at 72,000 GPUs).
+  // Per link that has carried a timer (at most every port: four links a GPU), the timer on it or kNone: a
+  // link carries one timer at a time. A link finds its index in its SimGrid user data, which holds index +
+  // 1; links_ confirms the index is this object's (hashing a link at each start and stop, and a list per
+  // link, were 8% of a replay at 72,000 GPUs).
   std::vector<simgrid::s4u::Link*> links_;
-  std::vector<std::size_t> last_on_;
+  std::vector<std::size_t> on_;
   std::size_t running_ = 0;
   std::uint64_t serial_ = 0;
   using End = std::tuple<double, std::uint64_t, std::size_t>;  // time, serial, id

@@ -63,8 +63,7 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const NicRoute& nic = nic_routes_[i];
     if (nic.out != nullptr && used_once(nic.out) && used_once(nic.in)) {
-      route_.assign({nic.out, nic.in});
-      flows_.launch_timer(route_, nic.latency, launches[i].flow);
+      flows_.launch_timer({nic.out, nic.in}, nic.latency, launches[i].flow);
     } else {
       launch(group_gpus, launches[i].planned, launches[i].flow);
     }
@@ -80,7 +79,7 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, con
     double latency = 0;
     from->route_to(to, route_, &latency);
     if (is_route(route_, ports(src).first, ports(dst).second)) {
-      flows_.launch_timer(route_, latency, flow);
+      flows_.launch_timer({route_[0], route_[1]}, latency, flow);
       return;
     }
   }

@@ -47,7 +47,8 @@ void launch(FlowSet& flows, const LoadedPlatform& p, std::size_t job) {
   std::vector<s4u::Link*> route;
   double latency = 0;
   from->route_to(to, route, &latency);
-  flows.launch_timer(route, latency, flow);
+  REQUIRE(route.size() == 2);
+  flows.launch_timer({route[0], route[1]}, latency, flow);
 }
 
 // Runs until `t`, printing "end_<job> <time>" for each transfer that ends.
@@ -87,7 +88,37 @@ std::map<std::string, double> run(const PlatformSpec& spec) {
   });
 }
 
+// Job 1's timer launched again while it runs, then once it has ended.
+std::map<std::string, double> run_twice(const PlatformSpec& spec) {
+  const auto file = scratch_dir("flow-timers-twice") / "platform.xml";
+  std::ofstream(file) << platform_xml(spec);
+  return child_values([&](std::ostream& out) {
+    auto engine = make_engine();
+    const LoadedPlatform p = load_platform(*engine, file);
+    s4u::Actor::create("scenario", p.gpu_hosts[0], [&] {
+      FlowSet flows;
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        launch(flows, p, 1);
+        try {
+          launch(flows, p, 1);
+        } catch (const std::logic_error&) {
+          out << "refused_" << attempt << " 1\n";
+        }
+        run_until(flows, 10.0 * (attempt + 1), out);
+      }
+    });
+    engine->run();
+  });
+}
+
 }  // namespace
+
+TEST_CASE("a link carries one timer at a time, and carries another once it has ended", "[flow_timers]") {
+  const auto v = run_twice(nvl72_platform(1));
+  CHECK(v.count("refused_0") == 1);
+  CHECK(v.count("refused_1") == 1);
+  CHECK(v.at("end_1") > 10);  // the second run's end, after the first's (the map keeps the last)
+}
 
 TEST_CASE("a timer ends and is cancelled as the SimGrid flow it replaces, across bandwidth changes",
           "[flow_timers]") {
