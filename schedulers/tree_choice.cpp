@@ -91,6 +91,12 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
     }
   for (std::size_t s = 0; s < switches; ++s)
     if (tree_.level[s] == 0) leaves_.push_back(static_cast<int>(s));
+  root_.assign(switches, -1);
+  for (auto s = tree_.bottom_up.rbegin(); s != tree_.bottom_up.rend(); ++s) {
+    root_[*s] = up_[*s] < 0 ? *s : root_[up_[*s]];
+    if (up_[*s] < 0) roots_.push_back(*s);
+  }
+  std::sort(roots_.begin(), roots_.end());
   // Subtree intervals: preorder from each top switch.
   std::vector<int> size(switches, 1);
   for (int s : tree_.bottom_up)
@@ -200,50 +206,51 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
     low = std::min(low, n.weight);
     high = std::max(high, n.weight);
   }
-  // Per switch and weight, what the nodes below it offer: each node added at its switch, then each
-  // switch into its parent (children come first in bottom_up).
+  // Per switch and weight, the offered nodes attached to it; per top switch and weight, what every node
+  // below it offers. Only a top switch can be the top one: any other has a parent with as many nodes, a
+  // higher level and no higher weight, which the scan would keep instead.
   const std::size_t weights = static_cast<std::size_t>(high - low) + 1;
-  thread_local std::vector<Offered> offered;  // [switch * weights + weight - low]; kept between calls
-  offered.assign(static_cast<std::size_t>(switches) * weights, Offered{});
-  const auto at = [&](int s, std::size_t w) -> Offered& {
-    return offered[static_cast<std::size_t>(s) * weights + w];
-  };
+  const auto at = [weights](int s, int weight) { return static_cast<std::size_t>(s) * weights + weight; };
+  thread_local std::vector<int> attached;   // kept between calls, as placements are millions
+  thread_local std::vector<Offered> below;  // top switches only
+  attached.assign(static_cast<std::size_t>(switches) * weights, 0);
+  below.assign(static_cast<std::size_t>(switches) * weights, Offered{});
   for (const cons_tres::NodeOffer& n : node) {
-    Offered& o = at(home_[n.tray], static_cast<std::size_t>(n.weight - low));
+    const int home = home_[n.tray];
+    ++attached[at(home, n.weight - low)];
+    Offered& o = below[at(root_[home], n.weight - low)];
     ++o.nodes;
     o.cpus += n.cpus;
     o.gpus += n.gpus;
   }
-  for (int s : tree_.bottom_up)
-    if (up_[s] >= 0)
-      for (std::size_t w = 0; w < weights; ++w) at(up_[s], w) += at(s, w);
-
   thread_local std::vector<int> count, lowest;
   count.assign(switches, 0);
   lowest.assign(switches, std::numeric_limits<int>::max());
-  for (int s = 0; s < switches; ++s)
-    for (std::size_t w = weights; w-- > 0;)
-      if (at(s, w).nodes > 0) {
-        count[s] += at(s, w).nodes;
-        lowest[s] = low + static_cast<int>(w);
+  for (int s : roots_)
+    for (int w = static_cast<int>(weights); w-- > 0;)
+      if (below[at(s, w)].nodes > 0) {
+        count[s] += below[at(s, w)].nodes;
+        lowest[s] = low + w;
       }
   const int top = top_switch(count, lowest, demand.nodes);
   if (top < 0) return {true, std::nullopt};
 
   // The best nodes are the lowest weight under the top switch when it suffices alone; with more weights,
   // all but the last are taken outright first, which the per-node walk does.
-  const std::size_t best = static_cast<std::size_t>(lowest[top] - low);
-  const Offered& group = at(top, best);
+  const int best = lowest[top] - low;
+  const Offered& group = below[at(top, best)];
   if (group.cpus < demand.cpus || group.nodes < demand.nodes || group.gpus < demand.gpus_per_job) return {};
 
-  // Each switch's best nodes: those below it under the top switch. The top switch has no parent (one would
-  // have as many nodes, a higher level and no higher weight), so the other switches have none.
+  // Each switch's best nodes: those attached to it or below it, under the top switch (children come first
+  // in bottom_up).
+  for (int s = 0; s < switches; ++s)
+    count[s] = enter_[top] <= enter_[s] && enter_[s] < leave_[top] ? attached[at(s, best)] : 0;
+  for (int s : tree_.bottom_up)
+    if (up_[s] >= 0) count[up_[s]] += count[s];
   thread_local std::vector<int> open;  // the leaves with a best node, ascending: the only ones to choose from
   open.clear();
-  for (int s = 0; s < switches; ++s) {
-    count[s] = enter_[top] <= enter_[s] && enter_[s] < leave_[top] ? at(s, best).nodes : 0;
+  for (int s = 0; s < switches; ++s)
     if (count[s] > 0 && tree_.level[s] == 0) open.push_back(s);
-  }
   thread_local std::vector<char> required;
   thread_local std::vector<std::uint32_t> distance;
   required.assign(switches, 0);
@@ -266,7 +273,7 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
       if (demand.max_nodes <= 0) break;
       while (n != node.end() && n->tray < tray) ++n;
       if (n == node.end()) break;
-      if (n->tray != tray || n->weight != low + static_cast<int>(best)) continue;
+      if (n->tray != tray || n->weight != low + best) continue;
       cons_tres::take_node(*n, request, demand);
       picked.push_back(tray);
       if (demand.satisfied()) return decided();

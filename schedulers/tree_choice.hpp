@@ -70,10 +70,13 @@ class TreeChoice {
   std::vector<int> leaves_;                           // the switches of level 0, ascending
   // Set when every switch has at most one parent and every tray hangs from at most one switch, so that
   // counts add up the tree: then home_ (per tray: the switch listing it, or -1), up_ (per switch: its
-  // parent, or -1) and the subtree intervals (switch t is below s iff enter_[s] <= enter_[t] < leave_[s]).
+  // parent, or -1), root_, roots_ and the subtree intervals (switch t is below s iff enter_[s] <= enter_[t] <
+  // leave_[s]).
   bool single_path_ = false;
   std::vector<int> home_;
   std::vector<int> up_;
+  std::vector<int> root_;   // per switch: the top switch above it, or itself
+  std::vector<int> roots_;  // the top switches, ascending
   std::vector<int> enter_;
   std::vector<int> leave_;
 };

@@ -103,6 +103,12 @@ TEST_CASE("tree's per-switch choice agrees with the per-node walk on uneven topo
       "SwitchName=mid Switches=a,b Nodes=tray-[13-14]\nSwitchName=top Switches=mid,c\n"
       "SwitchName=d Nodes=tray-[20-27]\nSwitchName=e Nodes=tray-[28-33]\nSwitchName=other Switches=d,e\n";
   CHECK(check_against_per_node(with_topology(shape, uneven), 11, 600) > 60);
+  // Parents listed before their children, top switches between other switches, leaves of one tray.
+  const std::string top_down =
+      "SwitchName=s0 Switches=s2,s3\nSwitchName=s1 Nodes=tray-[30-35]\nSwitchName=s2 Switches=s4,s5\n"
+      "SwitchName=s6 Switches=s1,s7\nSwitchName=s3 Nodes=tray-0\nSwitchName=s4 Nodes=tray-[1-12]\n"
+      "SwitchName=s5 Nodes=tray-[13-20]\nSwitchName=s7 Nodes=tray-[21-29]\n";
+  CHECK(check_against_per_node(with_topology(shape, top_down), 13, 600) > 60);
   // A leaf under two parents: no single path up, so `choose` is the per-node walk itself.
   const std::string shared =
       "SwitchName=a Nodes=tray-[0-17]\nSwitchName=b Nodes=tray-[18-35]\n"
