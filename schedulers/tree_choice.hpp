@@ -49,6 +49,9 @@ class TreeChoice {
     std::span<const char> required;
     std::span<std::uint32_t> distance;
   };
+  // Adds the row's hops to the sums, for the switches `at` only (an unreachable switch stays unreachable).
+  static void add_distance(std::span<std::uint32_t> sum, const std::vector<std::uint32_t>& row,
+                           std::span<const int> at);
   // The top switch: the highest with at least `nodes` nodes and, among those, the lowest weight (a later
   // switch wins ties). -1 when none.
   int top_switch(std::span<const int> count, std::span<const int> lowest, int nodes) const;
