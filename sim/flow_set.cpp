@@ -136,7 +136,13 @@ void FlowSet::forget(std::size_t id) {
 // Also wakes when a transfer's latency ends, which SimGrid reports to no one, so that the carried bytes
 // see the rates it moves at that instant, and when a timer ends.
 void FlowSet::wait_until(double until) {
-  std::unique_lock lock(*mutex_);
+  if (!mutex_held_) mutex_->lock();
+  mutex_held_ = true;
+  std::unique_lock lock(*mutex_, std::adopt_lock);
+  struct Keep {  // leaves the mutex locked on every way out; the waits give it back while they wait
+    std::unique_lock<s4u::Mutex>& lock;
+    ~Keep() { lock.release(); }
+  } keep{lock};
   take_ended_timers();
   while (finished_.empty()) {
     const double wake = std::min({until, carried_.next_activation(), timers_.next_end()});

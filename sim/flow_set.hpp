@@ -67,7 +67,10 @@ class FlowSet {
   std::vector<simgrid::s4u::CommPtr> retired_;  // finished since the last take_finished
   CarriedBytes carried_;
   FlowTimers timers_;
+  // wake_'s mutex, which the one actor that waits keeps once it has taken it: locking and unlocking it
+  // at every wait were two of SimGrid's simcalls each time, for a mutex no one else takes.
   simgrid::s4u::MutexPtr mutex_;
+  bool mutex_held_ = false;
   simgrid::s4u::ConditionVariablePtr wake_;
 };
 
