@@ -65,7 +65,8 @@ std::vector<GpuGroup> gpu_groups(const std::vector<std::vector<int>>& group_gpus
   return groups;
 }
 
-void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationConfig& config, Attempt& a) {
+void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationConfig& config,
+                 ReferenceCosts& references, Attempt& a) {
   const auto& fabric = platform.fabric;
   const JobClass* cls = config.classes.empty() ? nullptr : &config.classes.at(job.job_class);
   const Collective collective = cls ? cls->collective : config.collective;
@@ -75,10 +76,7 @@ void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationC
   };
   int gpus = 0;
   for (const auto& g : a.groups) gpus += g.gpus;
-  const auto& shape = platform.shape;
-  const auto reference = reference_groups(gpus, shape.gpus_per_domain(), shape.gpus_per_zone());
-  const double fixed = uncontended_time(plan(reference, 0.0), fabric);
-  const double per_byte = uncontended_time(plan(reference, 1.0), fabric) - fixed;
+  const auto [fixed, per_byte] = references.of(collective, gpus);
   a.rounds = config.comm_rounds;
   if (per_byte <= 0 || fraction * a.work / a.rounds <= fixed) {
     a.compute_per_round = a.work / a.rounds;

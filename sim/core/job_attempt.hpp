@@ -7,6 +7,7 @@
 
 #include "models/collective.hpp"
 #include "platforms/platform_spec.hpp"
+#include "sim/core/reference_costs.hpp"
 #include "sim/core/simulation_config.hpp"
 #include "workloads/job.hpp"
 
@@ -76,7 +77,8 @@ std::vector<GpuGroup> gpu_groups(const std::vector<std::vector<int>>& group_gpus
 // placement (its GPUs packed into as few domains as possible) communicates for exactly the job class's
 // share of the work; the actual placement then takes what the fabric makes of it. The attempt gets
 // config.comm_rounds rounds, or as many more as keep every flow within kMaxFlowBytes; throws InputError
-// when that needs more than kMaxRounds.
-void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationConfig& config, Attempt& a);
+// when that needs more than kMaxRounds. `references` holds the reference placement's costs on `platform`.
+void plan_rounds(const Job& job, const PlatformSpec& platform, const SimulationConfig& config,
+                 ReferenceCosts& references, Attempt& a);
 
 }  // namespace nvlsim

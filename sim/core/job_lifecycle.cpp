@@ -22,6 +22,7 @@ JobLifecycle::JobLifecycle(const PlatformSpec& platform, std::span<const Job> jo
       agenda_(agenda),
       network_(network),
       running_(running),
+      references_(platform),
       attempts_(jobs.size()),
       progress_of_(jobs.size()) {}
 
@@ -43,7 +44,7 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
   a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
   a.group_gpus = group_by_zone(allocation.gpus, platform_.shape);
   a.groups = gpu_groups(a.group_gpus, platform_.shape);
-  plan_rounds(j, platform_, config_, a);
+  plan_rounds(j, platform_, config_, references_, a);
   if (allocation.shards > 0) {
     a.speed = sharing_speed(allocation);
     update_speeds(allocation.gpus, job);

@@ -71,6 +71,7 @@ class JobLifecycle {
   Agenda& agenda_;
   Network& network_;
   RunningSet& running_;
+  ReferenceCosts references_;
   std::vector<Attempt> attempts_;         // by job index: the running attempt (empty otherwise)
   std::vector<JobProgress> progress_of_;  // by job index
   std::vector<AttemptRecord> killed_;

@@ -158,7 +158,8 @@ TEST_CASE("plan_rounds adds rounds only when a flow would exceed the bound") {
   a.work = long_job.run_time;
   a.group_gpus = {{0, 1, 2, 3}, {4, 5, 6, 7}};
   a.groups = {{4, 0}, {4, 1}};
-  plan_rounds(long_job, p, config(1), a);
+  ReferenceCosts references(p);
+  plan_rounds(long_job, p, config(1), references, a);
   CHECK(a.rounds > 1);
   for (const auto& step : a.steps)
     for (const auto& f : step.flows) CHECK(f.bytes <= kMaxFlowBytes);
@@ -169,6 +170,25 @@ TEST_CASE("plan_rounds adds rounds only when a flow would exceed the bound") {
   b.work = 1e6;
   b.group_gpus = a.group_gpus;
   b.groups = a.groups;
-  plan_rounds(job(2, 8, 1e6), p, config(3), b);
+  plan_rounds(job(2, 8, 1e6), p, config(3), references, b);
   CHECK(b.rounds == 3);
+}
+
+TEST_CASE("reference costs are kept apart by collective and GPU count") {
+  // A cache that has answered other pairs gives what a fresh one computes.
+  const PlatformSpec p = small_platform();
+  ReferenceCosts used(p);
+  for (const int gpus : {1, 4, 8, 16})
+    for (const Collective c : {Collective::all_reduce, Collective::all_to_all}) used.of(c, gpus);
+  for (const int gpus : {1, 4, 8, 16}) {
+    for (const Collective c : {Collective::all_reduce, Collective::all_to_all}) {
+      ReferenceCosts fresh(p);
+      const ReferenceCost want = fresh.of(c, gpus);
+      const ReferenceCost got = used.of(c, gpus);
+      CHECK(got.fixed == want.fixed);
+      CHECK(got.per_byte == want.per_byte);
+    }
+  }
+  CHECK(used.of(Collective::all_reduce, 8).per_byte != used.of(Collective::all_to_all, 8).per_byte);
+  CHECK(used.of(Collective::all_reduce, 8).per_byte != used.of(Collective::all_reduce, 16).per_byte);
 }
