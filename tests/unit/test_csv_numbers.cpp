@@ -50,6 +50,9 @@ TEST_CASE("append_number writes what fmt's shortest form writes for whole and fr
     const double v = std::trunc(std::uniform_real_distribution<double>(-magnitude, magnitude)(random));
     values.push_back(v);
     values.push_back(v + 0.5);
+    // Fractions of every magnitude, shortest forms of up to 17 digits and exponents either side.
+    const double scale = std::pow(10.0, std::uniform_int_distribution<int>(-320, 308)(random));
+    values.push_back(std::uniform_real_distribution<double>(-1, 1)(random) * scale);
   }
   for (double v : values) {
     std::string line = "x,";
