@@ -5,6 +5,7 @@
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 
@@ -148,6 +149,8 @@ void FlowSet::wait_until(double until) {
     const double wake = std::min({until, carried_.next_activation(), timers_.next_end()});
     if (wake == std::numeric_limits<double>::infinity())
       wake_->wait(lock);
+    else if (slot_of_.empty())  // no transfer of SimGrid's can end first: a sleep is one simcall, not two
+      s4u::this_actor::sleep_until(wake);
     else
       wake_->wait_until(lock, wake);
     carried_.advance(s4u::Engine::get_clock());
