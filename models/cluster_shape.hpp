@@ -4,6 +4,9 @@
 // A domain may span racks (NVL36x2: 2) and hold zones (NVL576: 4), each of consecutive trays; both divide
 // trays_per_domain. Rack k of the machine holds trays [k, k + 1) x trays_per_domain / racks_per_domain.
 
+#include <cstddef>
+#include <span>
+
 namespace nvlsim {
 
 struct ClusterShape {
@@ -27,6 +30,26 @@ struct ClusterShape {
   int domain_of_tray(int tray) const { return tray / trays_per_domain; }
   int first_gpu_of_tray(int tray) const { return tray * gpus_per_tray; }
   int first_tray_of_domain(int domain) const { return domain * trays_per_domain; }
+
+  // Calls visit(tray, first, end) for each run gpus[first, end) of consecutive entries on one tray, or
+  // visit(-1, i, i + 1) for an entry that is no GPU of the machine. A job's GPUs are ascending, so this
+  // divides once per tray: dividing for every GPU was a large part of placing and releasing large jobs.
+  template <typename Visit>
+  void for_each_tray_stretch(std::span<const int> gpus, Visit&& visit) const {
+    for (std::size_t first = 0; first < gpus.size();) {
+      if (gpus[first] < 0 || gpus[first] >= this->gpus()) {
+        visit(-1, first, first + 1);
+        ++first;
+        continue;
+      }
+      const int tray = tray_of_gpu(gpus[first]);
+      const int begin = first_gpu_of_tray(tray);
+      std::size_t end = first + 1;
+      while (end < gpus.size() && gpus[end] >= begin && gpus[end] < begin + gpus_per_tray) ++end;
+      visit(tray, first, end);
+      first = end;
+    }
+  }
 
   bool operator==(const ClusterShape&) const = default;
 };

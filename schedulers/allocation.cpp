@@ -12,13 +12,10 @@ void charge_cpus(Allocation& allocation, int cpus_per_gpu, const ClusterShape& s
     allocation.cpus.reserve(std::min<std::size_t>(
         allocation.gpus.size(),
         shape.tray_of_gpu(allocation.gpus.back()) - shape.tray_of_gpu(allocation.gpus.front()) + 1));
-  for (int gpu : allocation.gpus) {
-    const int tray = shape.tray_of_gpu(gpu);
-    if (allocation.cpus.empty() || allocation.cpus.back().tray != tray) {
-      allocation.cpus.push_back({tray, cpus_per_gpu > 0 ? 0 : 1});
-    }
-    allocation.cpus.back().cpus += cpus_per_gpu;
-  }
+  shape.for_each_tray_stretch(allocation.gpus, [&](int tray, std::size_t first, std::size_t end) {
+    const int gpus = static_cast<int>(end - first);
+    allocation.cpus.push_back({tray, cpus_per_gpu > 0 ? cpus_per_gpu * gpus : 1});
+  });
 }
 
 }  // namespace nvlsim

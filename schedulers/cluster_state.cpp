@@ -77,15 +77,21 @@ void ClusterState::apply(const Allocation& allocation) {
   } else {
     const auto& gpus = allocation.gpus;
     // Mark as we check, so a GPU listed twice is caught; undo the marks before throwing.
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      const int gpu = gpus[i];
-      if (gpu < 0 || gpu >= shape_.gpus() || !gpu_free(gpu)) {
-        for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 0;
-        throw std::logic_error("ClusterState::apply: GPU " + std::to_string(gpu) + " is not free");
+    std::size_t marked = 0;
+    shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) {
+        const int gpu = gpus[i];
+        if (tray < 0 || held_[tray] != 0 || busy_[gpu] != 0 || shards_[gpu] != 0 || down_[gpu] != 0) {
+          for (std::size_t j = 0; j < marked; ++j) busy_[gpus[j]] = 0;
+          throw std::logic_error("ClusterState::apply: GPU " + std::to_string(gpu) + " is not free");
+        }
+        busy_[gpu] = 1;
+        ++marked;
       }
-      busy_[gpu] = 1;
-    }
-    for (int gpu : gpus) count_in_use(gpu, 1);
+    });
+    shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) count_in_use(tray, gpus[i], 1);
+    });
   }
   allocated_total_ += static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
@@ -104,15 +110,21 @@ void ClusterState::release(const Allocation& allocation) {
     release_shards(allocation);
   } else {
     const auto& gpus = allocation.gpus;
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      const int gpu = gpus[i];
-      if (gpu < 0 || gpu >= shape_.gpus() || busy_[gpu] == 0) {
-        for (std::size_t j = 0; j < i; ++j) busy_[gpus[j]] = 1;
-        throw std::logic_error("ClusterState::release: GPU " + std::to_string(gpu) + " is not allocated");
+    std::size_t cleared = 0;
+    shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) {
+        const int gpu = gpus[i];
+        if (tray < 0 || busy_[gpu] == 0) {
+          for (std::size_t j = 0; j < cleared; ++j) busy_[gpus[j]] = 1;
+          throw std::logic_error("ClusterState::release: GPU " + std::to_string(gpu) + " is not allocated");
+        }
+        busy_[gpu] = 0;
+        ++cleared;
       }
-      busy_[gpu] = 0;
-    }
-    for (int gpu : gpus) count_in_use(gpu, -1);
+    });
+    shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) count_in_use(tray, gpus[i], -1);
+    });
   }
   allocated_total_ -= static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
@@ -157,8 +169,10 @@ void ClusterState::apply_shards(const Allocation& allocation) {
     }
     shards_[gpu] = static_cast<std::uint8_t>(shards_[gpu] + k);
   }
-  for (int gpu : gpus)
-    if (shards_[gpu] == k) count_in_use(gpu, 1);
+  shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i)
+      if (shards_[gpus[i]] == k) count_in_use(tray, gpus[i], 1);
+  });
 }
 
 void ClusterState::release_shards(const Allocation& allocation) {
@@ -173,26 +187,24 @@ void ClusterState::release_shards(const Allocation& allocation) {
     }
     shards_[gpu] = static_cast<std::uint8_t>(shards_[gpu] - k);
   }
-  for (int gpu : gpus)
-    if (shards_[gpu] == 0) count_in_use(gpu, -1);
+  shape_.for_each_tray_stretch(gpus, [&](int tray, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i)
+      if (shards_[gpus[i]] == 0) count_in_use(tray, gpus[i], -1);
+  });
 }
 
 // An up GPU going into use leaves the tray's free GPUs; a down one is unavailable either way.
-void ClusterState::count_in_use(int gpu, int change) {
-  if (down_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
+void ClusterState::count_in_use(int tray, int gpu, int change) {
+  if (down_[gpu] == 0) unavailable_in_tray_[tray] += change;
   busy_total_ += change;
 }
 
-// The trays of the GPUs, each once when the GPUs are ascending (a tray's GPUs are then adjacent), and
-// the held trays. Backfill reservations release every running job on a copy at each pass, so counting
-// a 4-GPU tray once instead of four times matters.
+// The trays of the GPUs, each once when the GPUs are ascending, and the held trays. Backfill reservations
+// release every running job on a copy at each pass, so counting a 4-GPU tray once instead of four times
+// matters.
 void ClusterState::recount(const Allocation& allocation) {
-  int last = -1;
-  for (int gpu : allocation.gpus) {
-    const int tray = shape_.tray_of_gpu(gpu);
-    if (tray != last) recount_tray(tray);
-    last = tray;
-  }
+  shape_.for_each_tray_stretch(allocation.gpus,
+                               [&](int tray, std::size_t, std::size_t) { recount_tray(tray); });
   for (int tray : allocation.held_trays) recount_tray(tray);
 }
 

@@ -37,6 +37,16 @@ class ClusterState {
   bool gpu_free(int gpu) const {
     return busy_[gpu] == 0 && shards_[gpu] == 0 && down_[gpu] == 0 && held_[shape_.tray_of_gpu(gpu)] == 0;
   }
+  // Appends the tray's lowest `count` free GPUs to `out`, ascending; fewer if it has fewer.
+  void lowest_free_gpus(int tray, int count, std::vector<int>& out) const {
+    if (held_[tray] != 0) return;
+    const int first = shape_.first_gpu_of_tray(tray);
+    for (int gpu = first; count > 0 && gpu < first + shape_.gpus_per_tray; ++gpu) {
+      if (busy_[gpu] != 0 || shards_[gpu] != 0 || down_[gpu] != 0) continue;
+      out.push_back(gpu);
+      --count;
+    }
+  }
   // Shards of the GPU allocated to jobs (0 when it is held whole or idle).
   int shards_used(int gpu) const { return shards_[gpu]; }
   // True when a shard job may take `shards` shards of the GPU: it is up, not held whole, its tray not
@@ -106,8 +116,9 @@ class ClusterState {
   void apply_shards(const Allocation& allocation);
   void release_shards(const Allocation& allocation);
   void check_cpus(const Allocation& allocation, bool releasing) const;
-  // Counts a GPU in or out of use (whole or in shards): the tray's unavailable GPUs and the busy total.
-  void count_in_use(int gpu, int change);
+  // Counts a GPU of the tray in or out of use (whole or in shards): the tray's unavailable GPUs and the
+  // busy total.
+  void count_in_use(int tray, int gpu, int change);
 
   ClusterShape shape_;
   int shards_per_gpu_;

@@ -278,14 +278,7 @@ Allocation pick_gpus(const ClusterState& state, std::span<const int> trays, cons
   }
   Allocation allocation;
   allocation.gpus.reserve(static_cast<std::size_t>(total));
-  for (std::size_t n = 0; n < trays.size(); ++n) {
-    const int first = shape.first_gpu_of_tray(trays[n]);
-    for (int g = first, left = count[n]; left > 0; ++g) {
-      if (!state.gpu_free(g)) continue;
-      allocation.gpus.push_back(g);
-      --left;
-    }
-  }
+  for (std::size_t n = 0; n < trays.size(); ++n) state.lowest_free_gpus(trays[n], count[n], allocation.gpus);
   charge_cpus(allocation, request.cpus_per_gpu, shape);
   return allocation;
 }

@@ -1,6 +1,7 @@
 #include "schedulers/reservation_replay.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <tuple>
@@ -174,10 +175,10 @@ void ReservationReplay::mark(const Allocation& reserved) {
     held_mark_.assign(shape.trays(), 0);
   }
   ++mark_;
-  for (int gpu : reserved.gpus) {
-    gpu_mark_[gpu] = mark_;
-    tray_mark_[shape.tray_of_gpu(gpu)] = mark_;
-  }
+  shape.for_each_tray_stretch(reserved.gpus, [&](int tray, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) gpu_mark_[reserved.gpus[i]] = mark_;
+    tray_mark_[tray] = mark_;
+  });
   for (int tray : reserved.held_trays) tray_mark_[tray] = held_mark_[tray] = mark_;
 }
 

@@ -88,10 +88,7 @@ std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& 
     if (free >= gpus && (best < 0 || free < state.free_gpus_in_tray(best))) best = tray;
   }
   Allocation allocation;
-  const int first = state.shape().first_gpu_of_tray(best);
-  for (int gpu = first; static_cast<int>(allocation.gpus.size()) < gpus; ++gpu) {
-    if (state.gpu_free(gpu)) allocation.gpus.push_back(gpu);
-  }
+  state.lowest_free_gpus(best, gpus, allocation.gpus);
   return allocation;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/core/state_sampler.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <numeric>
 
@@ -36,10 +37,10 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
 }
 
 void StateSampler::touch(const Allocation& allocation) {
-  for (int gpu : allocation.gpus) {
-    mark_dirty(shape_.domain_of_gpu(gpu));
-    mark_gpu_dirty(gpu);
-  }
+  shape_.for_each_tray_stretch(allocation.gpus, [&](int tray, std::size_t first, std::size_t end) {
+    mark_dirty(shape_.domain_of_tray(tray));
+    for (std::size_t i = first; i < end; ++i) mark_gpu_dirty(allocation.gpus[i]);
+  });
   for (int tray : allocation.held_trays) {
     mark_dirty(shape_.domain_of_tray(tray));
     const int first = tray * shape_.gpus_per_tray;
