@@ -113,6 +113,7 @@ std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::s
   const auto promise = [&]() -> const Reservation* {
     if (!reservation && candidate < waiting.size()) {
       endings.clear();
+      endings.reserve(running.size() + started.decided().size());
       for (const RunningJob& job : running) endings.push_back({job.expected_end, job.job, &job.allocation});
       const auto decided = started.decided();
       for (std::size_t s = 0; s < decided.size(); ++s)

@@ -32,7 +32,13 @@ SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOpti
       layout_(std::move(layout)),
       options_(options),
       domain_blocks_(aligned_block_trays(layout_)),
-      failed_blocks_(layout_) {}
+      failed_blocks_(layout_) {
+  std::size_t largest = 0;
+  for (const auto& block : layout_.blocks) largest = std::max(largest, block.size());
+  segment_room_.assign(largest + 1, 0);
+  for (int s = 1; s <= static_cast<int>(largest); ++s)
+    for (const auto& block : layout_.blocks) segment_room_[s] += static_cast<int>(block.size()) / s * s;
+}
 
 std::vector<int> SubBlockPolicy::idle_trays(const ClusterState& state) const {
   const int blocks = static_cast<int>(layout_.blocks.size());
@@ -156,8 +162,7 @@ int SubBlockPolicy::segment_size(const JobRequest& request, int nodes) const {
   if (options.segment >= 0 || options.rules_for_small_jobs || segment >= nodes) return segment;
   // The built-in table's segments may not fit the machine at all (a 576-GPU job on 8 racks needs 9
   // segments of 16, and a rack holds one): then whole base blocks, as an operator would resubmit it.
-  int room = 0;
-  for (const auto& block : layout_.blocks) room += static_cast<int>(block.size()) / segment * segment;
+  const int room = segment < static_cast<int>(segment_room_.size()) ? segment_room_[segment] : 0;
   return room >= nodes ? segment : segment_nodes(SegmentOptions{base}, gpus, nodes, base);
 }
 

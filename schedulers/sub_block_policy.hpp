@@ -82,6 +82,9 @@ class SubBlockPolicy final : public PlacementPolicy {
   SegmentOptions options_;
   int domain_blocks_;  // aligned_block_trays(layout_)
   FailedBlocks failed_blocks_;
+  // By segment size s: the trays of all base blocks that whole s-tray segments can cover, idle or not
+  // (index 0 unused; 0 past the largest block). segment_size asks it for most requests.
+  std::vector<int> segment_room_;
 };
 
 // Parameters: segment=S (0 = none; default: the rule table), spread=0|1, consolidate=0|1, and
