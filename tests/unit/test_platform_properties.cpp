@@ -8,6 +8,9 @@
 #include "platforms/platform_properties.hpp"
 
 using nvlsim::InputError;
+// Values are assigned as std::string ("..."s, a move): g++ 12 at -O3 warns falsely (-Wrestrict) on a
+// map value assigned from a literal.
+using namespace std::string_literals;
 
 namespace {
 
@@ -75,15 +78,15 @@ TEST_CASE("platform numbers outside their ranges are errors", "[platform][errors
 
 TEST_CASE("sizes whose product overflows are errors, not wrapped counts", "[platform][errors]") {
   auto properties = nvl72x2();
-  properties["domains"] = "100000";
-  properties["trays_per_domain"] = "1024";
-  properties["gpus_per_tray"] = "64";
+  properties["domains"] = "100000"s;
+  properties["trays_per_domain"] = "1024"s;
+  properties["gpus_per_tray"] = "64"s;
   CHECK_THROWS_WITH(read(properties),
                     "p.xml: property nvlsim.domains: 100000 domains of 1024 trays of 64 GPUs "
                     "make 102400000 trays and 6553600000 GPUs, more than 262144 trays or "
                     "1048576 GPUs");
   auto fits = nvl72x2();
-  fits["domains"] = "14563";
+  fits["domains"] = "14563"s;
   CHECK(read(fits).shape.gpus() == 14563 * 72);
 }
 
@@ -94,19 +97,19 @@ TEST_CASE("a file without a system is GB200 NVL72, and a system fills in what it
   CHECK(old.shape.racks() == 2);
   CHECK(old.shape.zones_per_domain == 1);
   auto properties = nvl72x2();
-  properties["system"] = "gb200-nvl36x2";
+  properties["system"] = "gb200-nvl36x2"s;
   CHECK(read(properties).shape.racks() == 4);  // two racks per domain
-  properties["racks_per_domain"] = "3";
+  properties["racks_per_domain"] = "3"s;
   CHECK(read(properties).shape.racks() == 6);  // the file's own figure wins
   properties = nvl72x2();
-  properties["system"] = "vr-ultra-nvl576";
-  properties["trays_per_domain"] = "72";
-  properties["format_version"] = "3";  // zones need the NVLink plane nvlsim builds
+  properties["system"] = "vr-ultra-nvl576"s;
+  properties["trays_per_domain"] = "72"s;
+  properties["format_version"] = "3"s;  // zones need the NVLink plane nvlsim builds
   const nvlsim::PlatformSpec kyber = read(properties);
   CHECK(kyber.shape.zones_per_domain == 4);
   CHECK(kyber.fabric.gpus_per_zone == 72);  // 18 trays of this file's 4 GPUs
   CHECK(kyber.fabric.inter_zone_bw == nvlsim::system_named("vr-ultra-nvl576").inter_zone_bw.value);
-  properties["inter_zone_bw"] = "1e12";
+  properties["inter_zone_bw"] = "1e12"s;
   CHECK(read(properties).fabric.inter_zone_bw == 1e12);
 }
 
@@ -117,8 +120,8 @@ TEST_CASE("a platform's system, racks and zones are checked", "[platform][system
   CHECK(error_with("racks_per_domain", "0") ==
         "p.xml: property nvlsim.racks_per_domain: must be in [1, 1024], got 0");
   auto properties = nvl72x2();
-  properties["zones_per_domain"] = "2";
-  properties["inter_zone_bw"] = "0";
+  properties["zones_per_domain"] = "2"s;
+  properties["inter_zone_bw"] = "0"s;
   try {
     read(properties);
     FAIL("no error");
