@@ -82,6 +82,14 @@ class ClusterState {
       for (; usable != 0; usable &= usable - 1) visit(base + std::countr_zero(usable));
     }
   }
+  // How many trays of the domain have at least `free` (0..gpus_per_tray) free GPUs. O(gpus_per_tray).
+  int trays_in_domain_with_at_least(int domain, int free) const {
+    int count = 0;
+    const auto* counts =
+        &trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1)];
+    for (int k = free; k <= shape_.gpus_per_tray; ++k) count += counts[k];
+    return count;
+  }
   // How many domains have exactly `free` free GPUs (0..gpus_per_domain); sampling reads this histogram
   // instead of every domain.
   int domains_with_free(int free) const { return domains_by_free_[free]; }
@@ -137,6 +145,8 @@ class ClusterState {
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;
   std::vector<int> domains_by_free_;  // per free count: domains with that many free GPUs
+  // Per domain, per free count k = 0..gpus_per_tray: the domain's trays with k free GPUs.
+  std::vector<int> trays_in_domain_by_free_;
   int free_total_ = 0;
   int idle_total_ = 0;
   int down_total_ = 0;

@@ -83,6 +83,10 @@ std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& 
   const int blocks = static_cast<int>(layout_.blocks.size());
   std::vector<int> offered(blocks, 0);  // trays with room for the job: nodes Slurm would find available
   for (int b = 0; b < blocks; ++b) {
+    if (domain_blocks_ == state.shape().trays_per_domain) {  // block b is domain b
+      offered[b] = state.trays_in_domain_with_at_least(b, gpus);
+      continue;
+    }
     for (int tray : layout_.blocks[b]) offered[b] += state.free_gpus_in_tray(tray) >= gpus;
   }
   std::vector<std::uint8_t> used(blocks, 0);

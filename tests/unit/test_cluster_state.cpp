@@ -170,6 +170,14 @@ void require_indexes_match(const ClusterState& state) {
   }
   for (int k = 0; k <= shape.gpus_per_tray; ++k) REQUIRE(state.first_tray_with_free(k) == first_with[k]);
   for (int f = 0; f <= shape.gpus_per_domain(); ++f) REQUIRE(state.domains_with_free(f) == domains[f]);
+  for (int d = 0; d < shape.domains; ++d) {
+    for (int k = 0; k <= shape.gpus_per_tray; ++k) {
+      int count = 0;
+      for (int t = shape.first_tray_of_domain(d); t < shape.first_tray_of_domain(d + 1); ++t)
+        count += state.free_gpus_in_tray(t) >= k;
+      REQUIRE(state.trays_in_domain_with_at_least(d, k) == count);
+    }
+  }
   REQUIRE(same_runs(state.free_tray_runs(), runs));
 }
 
