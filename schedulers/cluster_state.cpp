@@ -17,7 +17,6 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       unavailable_in_tray_(shape.trays(), 0),
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
-      idle_in_domain_(shape.domains, shape.trays_per_domain),
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
@@ -224,7 +223,6 @@ void ClusterState::recount_tray(int tray) {
   --by_free[free_in_tray_[tray]];
   ++by_free[free];
   const int idle_delta = (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
-  idle_in_domain_[domain] += idle_delta;
   idle_total_ += idle_delta;
   free_in_tray_[tray] = free;
   int& domain_free = free_in_domain_[domain];

@@ -66,7 +66,10 @@ class ClusterState {
   int free_cpus_in_tray(int tray) const { return shape_.cpus_per_tray - cpus_used_[tray]; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
   // Trays of the domain with every GPU free.
-  int idle_trays_in_domain(int domain) const { return idle_in_domain_[domain]; }
+  int idle_trays_in_domain(int domain) const {
+    return trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1) +
+                                    shape_.gpus_per_tray];
+  }
   // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
   // placement asks this at every scheduling pass, and scanning every tray dominated large machines.
   int first_tray_with_free(int free) const;
@@ -139,8 +142,7 @@ class ClusterState {
   std::vector<int> unavailable_in_tray_;
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
-  std::vector<int> idle_in_domain_;  // per domain: trays with every GPU free
-  std::size_t words_;                // 64-bit words per tray bitset
+  std::size_t words_;  // 64-bit words per tray bitset
   // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;
