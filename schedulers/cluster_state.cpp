@@ -20,6 +20,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
+      domains_by_idle_(shape.trays_per_domain + 1, 0),
       trays_in_domain_by_free_(static_cast<std::size_t>(shape.domains) * (shape.gpus_per_tray + 1), 0),
       free_total_(shape.gpus()),
       idle_total_(shape.trays()) {
@@ -28,6 +29,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
   for (int tray = 0; tray < shape.trays(); ++tray)
     trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
+  domains_by_idle_[shape.trays_per_domain] = shape.domains;
   for (int d = 0; d < shape.domains; ++d)
     trays_in_domain_by_free_[static_cast<std::size_t>(d) * (shape.gpus_per_tray + 1) + shape.gpus_per_tray] =
         shape.trays_per_domain;
@@ -220,9 +222,11 @@ void ClusterState::recount_tray(int tray) {
   move_tray_bucket(tray, free_in_tray_[tray], free);
   const int domain = shape_.domain_of_tray(tray);
   int* by_free = &trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1)];
+  const int idle_delta = (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
+  --domains_by_idle_[by_free[shape_.gpus_per_tray]];
+  ++domains_by_idle_[by_free[shape_.gpus_per_tray] + idle_delta];
   --by_free[free_in_tray_[tray]];
   ++by_free[free];
-  const int idle_delta = (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
   idle_total_ += idle_delta;
   free_in_tray_[tray] = free;
   int& domain_free = free_in_domain_[domain];

@@ -96,6 +96,8 @@ class ClusterState {
   // How many domains have exactly `free` free GPUs (0..gpus_per_domain); sampling reads this histogram
   // instead of every domain.
   int domains_with_free(int free) const { return domains_by_free_[free]; }
+  // How many domains have exactly `idle` idle trays (0..trays_per_domain).
+  int domains_with_idle_trays(int idle) const { return domains_by_idle_[idle]; }
   // The maximal runs of trays with a free GPU, in tray order (domain boundaries do not end a run).
   // O(trays / 64 + runs): read a word of trays at a time from the trays indexed by free count.
   std::vector<TrayRun> free_tray_runs() const;
@@ -147,6 +149,7 @@ class ClusterState {
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;
   std::vector<int> domains_by_free_;  // per free count: domains with that many free GPUs
+  std::vector<int> domains_by_idle_;  // per idle tray count: domains with that many idle trays
   // Per domain, per free count k = 0..gpus_per_tray: the domain's trays with k free GPUs.
   std::vector<int> trays_in_domain_by_free_;
   int free_total_ = 0;

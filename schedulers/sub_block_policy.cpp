@@ -63,9 +63,9 @@ bool SubBlockPolicy::may_fit(const ClusterState& state, const JobRequest& reques
   const int segment = segment_size(request, nodes);
   // A segment of at most a base block lies inside one block, so a block holds floor(idle / s) of them.
   const int whole = segment <= layout_.level_sizes.front() ? segment : 1;
-  int room = 0;
-  for (int d = 0; d < shape.domains && room < nodes; ++d)
-    room += state.idle_trays_in_domain(d) / whole * whole;
+  int room = 0;  // from the domains counted by idle trays, not a visit of each domain
+  for (int idle = whole; idle <= shape.trays_per_domain && room < nodes; ++idle)
+    room += state.domains_with_idle_trays(idle) * (idle / whole * whole);
   return room >= nodes;
 }
 

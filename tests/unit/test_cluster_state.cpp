@@ -170,6 +170,10 @@ void require_indexes_match(const ClusterState& state) {
   }
   for (int k = 0; k <= shape.gpus_per_tray; ++k) REQUIRE(state.first_tray_with_free(k) == first_with[k]);
   for (int f = 0; f <= shape.gpus_per_domain(); ++f) REQUIRE(state.domains_with_free(f) == domains[f]);
+  std::vector<int> by_idle(shape.trays_per_domain + 1, 0);
+  for (int d = 0; d < shape.domains; ++d) ++by_idle[state.idle_trays_in_domain(d)];
+  for (int idle = 0; idle <= shape.trays_per_domain; ++idle)
+    REQUIRE(state.domains_with_idle_trays(idle) == by_idle[idle]);
   for (int d = 0; d < shape.domains; ++d) {
     for (int k = 0; k <= shape.gpus_per_tray; ++k) {
       int count = 0;
