@@ -31,8 +31,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
   domains_by_idle_[shape.trays_per_domain] = shape.domains;
   for (int d = 0; d < shape.domains; ++d)
-    trays_in_domain_by_free_[static_cast<std::size_t>(d) * (shape.gpus_per_tray + 1) + shape.gpus_per_tray] =
-        shape.trays_per_domain;
+    tray_counts_of_domain(d)[shape.gpus_per_tray] = shape.trays_per_domain;
 }
 
 int ClusterState::first_tray_with_free(int free) const {
@@ -221,7 +220,7 @@ void ClusterState::recount_tray(int tray) {
   if (delta == 0) return;
   move_tray_bucket(tray, free_in_tray_[tray], free);
   const int domain = shape_.domain_of_tray(tray);
-  int* by_free = &trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1)];
+  int* by_free = tray_counts_of_domain(domain);
   const int idle_delta = (free == shape_.gpus_per_tray) - (free_in_tray_[tray] == shape_.gpus_per_tray);
   --domains_by_idle_[by_free[shape_.gpus_per_tray]];
   ++domains_by_idle_[by_free[shape_.gpus_per_tray] + idle_delta];

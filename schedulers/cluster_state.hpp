@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/cluster_shape.hpp"
@@ -66,10 +67,7 @@ class ClusterState {
   int free_cpus_in_tray(int tray) const { return shape_.cpus_per_tray - cpus_used_[tray]; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
   // Trays of the domain with every GPU free.
-  int idle_trays_in_domain(int domain) const {
-    return trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1) +
-                                    shape_.gpus_per_tray];
-  }
+  int idle_trays_in_domain(int domain) const { return tray_counts_of_domain(domain)[shape_.gpus_per_tray]; }
   // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
   // placement asks this at every scheduling pass, and scanning every tray dominated large machines.
   int first_tray_with_free(int free) const;
@@ -88,8 +86,7 @@ class ClusterState {
   // How many trays of the domain have at least `free` (0..gpus_per_tray) free GPUs. O(gpus_per_tray).
   int trays_in_domain_with_at_least(int domain, int free) const {
     int count = 0;
-    const auto* counts =
-        &trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1)];
+    const int* counts = tray_counts_of_domain(domain);
     for (int k = free; k <= shape_.gpus_per_tray; ++k) count += counts[k];
     return count;
   }
@@ -123,6 +120,13 @@ class ClusterState {
   void set_down(int gpu, bool down);
 
  private:
+  // The domain's trays by free count, 0..gpus_per_tray.
+  const int* tray_counts_of_domain(int domain) const {
+    return &trays_in_domain_by_free_[static_cast<std::size_t>(domain) * (shape_.gpus_per_tray + 1)];
+  }
+  int* tray_counts_of_domain(int domain) {
+    return const_cast<int*>(std::as_const(*this).tray_counts_of_domain(domain));
+  }
   void recount(const Allocation& allocation);
   void recount_tray(int tray);
   void move_tray_bucket(int tray, int from, int to);
