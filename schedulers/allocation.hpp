@@ -21,6 +21,7 @@ struct Allocation {
   // gres/shard: the shards the job takes on each GPU of `gpus`, which it shares with other shard jobs;
   // 0: it holds the GPUs whole (docs/sharing.md).
   int shards = 0;
+  bool operator==(const Allocation&) const = default;
 };
 
 // Fills `cpus` as Slurm charges a GPU job's cores: `cpus_per_gpu` for each of its GPUs on a tray, or, when

@@ -46,14 +46,20 @@ struct BackfillConfig {
 // fits once running jobs end at their expected ends. A later job may start now only if it fits and
 // either ends (by its time limit) before that time or uses nothing of the reserved resources. A job that
 // would not fit even once every running job ended (down parts keep it out) gets no reservation and is
-// passed over: the next job that cannot start is the one promised. A `replay` kept from pass to pass
-// (the caller's, for one machine) makes the reservation cost what changed since the last pass instead
-// of a replay of every running job; the decisions are the same either way. `state` is lent to the pass,
-// which applies its starts to it while it decides and releases them before it returns: the caller gets it
-// back as it was, and starts the decisions itself.
+// passed over: the next job that cannot start is the one promised. `state` is lent to the pass, which
+// applies its starts to it while it decides and releases them before it returns: the caller gets it back
+// as it was, and starts the decisions itself.
+//
+// The running jobs are those `running` was told of, and the pass tells it its starts. A replay kept from
+// pass to pass (the caller's, for one machine, told of every start and end) makes the reservation cost
+// what changed since the last pass instead of a replay of every running job; the decisions are the same
+// either way.
+std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::span<const QueuedJob> queue,
+                                         ReservationReplay& running, const PlacementPolicy& policy,
+                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr);
+// The same pass over a list of running jobs, with a replay of its own.
 std::vector<StartDecision> easy_backfill(double now, ClusterState& state, std::span<const QueuedJob> queue,
                                          std::span<const RunningJob> running, const PlacementPolicy& policy,
-                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr,
-                                         ReservationReplay* replay = nullptr);
+                                         const BackfillConfig& config = {}, BackfillReport* report = nullptr);
 
 }  // namespace nvlsim

@@ -1,7 +1,9 @@
 #include "schedulers/reservation_replay.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <tuple>
@@ -10,27 +12,106 @@
 namespace nvlsim {
 namespace {
 
-template <typename A, typename B>
-bool ends_before(const A& a, const B& b) {
-  return std::tie(a.time, a.job) < std::tie(b.time, b.job);
-}
-
 constexpr double kNoEntry = std::numeric_limits<double>::quiet_NaN();  // equal to no expected end
+
+int gpus_of(const Allocation& allocation) {
+  return static_cast<int>(allocation.gpus.size());
+}
 
 }  // namespace
 
-std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterState& now_state,
-                                                      std::span<const Ending> endings, const JobRequest& head,
-                                                      const PlacementPolicy& policy) {
-  ++call_;
-  // A GPU that went down or came back since the last call may have ended jobs (a failure kills them) and
-  // changes the free GPUs of every replayed state: start again from the present.
-  const bool same_machine =
-      future_ && future_->shape() == now_state.shape() && down_changes_ == now_state.down_changes();
-  if (same_machine) {
-    update(now_state, endings);
+bool ReservationReplay::Key::operator<(const Key& other) const {
+  return std::tie(time, job) < std::tie(other.time, other.job);
+}
+
+bool ReservationReplay::tracks(const ClusterState& present) const {
+  return future_ && future_->shape() == present.shape() && down_changes_ == present.down_changes();
+}
+
+// A job that starts among the released entries (it ends before the last of them) takes nothing in the
+// future, but the state before the last release now lacks it too: that state must be asked again. One
+// that starts after them takes its resources in the future, which may lose the settled answer.
+void ReservationReplay::started(const ClusterState& present, std::size_t job, double expected_end,
+                                const Allocation& allocation) {
+  if (job < entry_end_.size() && entry_end_[job] == expected_end) {
+    if (entries_.at({expected_end, job}) == allocation) return;
+  }
+  if (job < entry_end_.size() && !std::isnan(entry_end_[job])) ended(present, job);
+  if (job >= entry_end_.size()) entry_end_.resize(job + 1, kNoEntry);
+  const Key key{expected_end, job};
+  const auto entry = entries_.emplace(key, allocation).first;
+  entry_end_[job] = expected_end;
+  entry_gpus_ += gpus_of(allocation);
+  if (!tracks(present)) return;
+  if (in_released(key)) {
+    ++released_;
+    released_gpus_ += gpus_of(allocation);
+    if (!verified_) settled_ = false;
   } else {
-    rebuild(now_state, endings);
+    future_->apply(entry->second);
+    settled_ = false;
+  }
+}
+
+// A job that ended after the released entries gives its resources back to the future. The last released
+// entry leaving makes the ending before it a candidate again, so the settled answer goes too.
+void ReservationReplay::ended(const ClusterState& present, std::size_t job) {
+  if (job >= entry_end_.size() || std::isnan(entry_end_[job]))
+    throw std::logic_error("ReservationReplay: a job ended that was not running");
+  const Key key{entry_end_[job], job};
+  const auto entry = entries_.find(key);
+  entry_end_[job] = kNoEntry;
+  entry_gpus_ -= gpus_of(entry->second);
+  if (tracks(present)) {
+    const bool last = released_ > 0 && key == last_released_;
+    if (!last && !in_released(key)) {
+      future_->release(entry->second);
+      settled_ = false;
+    } else {
+      --released_;
+      released_gpus_ -= gpus_of(entry->second);
+      if (last) {
+        settled_ = false;
+        if (released_ > 0) last_released_ = std::prev(entry)->first;
+      }
+    }
+  }
+  entries_.erase(entry);
+}
+
+ReservationReplay::Entries::iterator ReservationReplay::first_unreleased() {
+  return released_ == 0 ? entries_.begin() : std::next(entries_.find(last_released_));
+}
+
+void ReservationReplay::release_entry(Entries::iterator entry) {
+  future_->release(entry->second);
+  ++released_;
+  released_gpus_ += gpus_of(entry->second);
+  last_released_ = entry->first;
+}
+
+void ReservationReplay::unrelease_entry(Entries::iterator entry) {
+  future_->apply(entry->second);
+  --released_;
+  released_gpus_ -= gpus_of(entry->second);
+  if (released_ > 0) last_released_ = std::prev(entry)->first;
+}
+
+std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterState& now_state,
+                                                      const JobRequest& head, const PlacementPolicy& policy) {
+  // A GPU that went down or came back since the future was last moved changes the free GPUs of every
+  // replayed state: start again from the present.
+  if (!tracks(now_state)) {
+    future_ = now_state;
+    down_changes_ = now_state.down_changes();
+    released_ = 0;
+    released_gpus_ = 0;
+    settled_ = false;
+  }
+  if (entry_gpus_ != now_state.allocated_gpus() ||
+      future_->allocated_gpus() + released_gpus_ != now_state.allocated_gpus() ||
+      future_->down_gpus() != now_state.down_gpus()) {
+    throw std::logic_error("ReservationReplay: the state does not hold exactly the running jobs");
   }
   if (head != walked_request_ || &policy != walked_policy_) {
     settled_ = false;
@@ -43,90 +124,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
     if (settled_placement_) mark(*settled_placement_);
   }
   if (!settled_placement_) return std::nullopt;
-  return Reservation{std::max(now, entries_[released_ - 1].time), &*settled_placement_};
-}
-
-void ReservationReplay::rebuild(const ClusterState& now_state, std::span<const Ending> endings) {
-  future_ = now_state;
-  down_changes_ = now_state.down_changes();
-  for (const Entry& e : entries_) entry_end_[e.job] = kNoEntry;
-  entries_.clear();
-  fresh_.assign(endings.begin(), endings.end());
-  std::sort(fresh_.begin(), fresh_.end(), ends_before<Ending, Ending>);
-  for (const Ending& e : fresh_) {
-    entries_.push_back({e.time, e.job, *e.allocation});
-    remember(e);
-  }
-  released_ = 0;
-  settled_ = false;
-}
-
-void ReservationReplay::remember(const Ending& ending) {
-  if (ending.job >= entry_end_.size()) {
-    entry_end_.resize(ending.job + 1, kNoEntry);
-    seen_.resize(ending.job + 1, 0);
-  }
-  entry_end_[ending.job] = ending.time;
-}
-
-// Merges the running jobs into the entries. A running job whose entry is there is marked seen; only the
-// others (the jobs that started since) are sorted, then merged in ending order. A job that ended since
-// (its entry was not seen) gives its resources back to the future unless they were already released
-// there; a job that started since takes them in the future unless it ends among the released entries. The
-// last released entry leaving makes the ending before it a candidate again, so the settled answer goes too;
-// so does a job ending among the released entries when the state before the last release was never asked.
-void ReservationReplay::update(const ClusterState& now_state, std::span<const Ending> endings) {
-  fresh_.clear();
-  for (const Ending& e : endings) {
-    if (e.job < entry_end_.size() && entry_end_[e.job] == e.time)
-      seen_[e.job] = call_;
-    else
-      fresh_.push_back(e);
-  }
-  std::sort(fresh_.begin(), fresh_.end(), ends_before<Ending, Ending>);
-  merged_.clear();
-  std::size_t released = 0;
-  int released_gpus = 0;
-  std::size_t i = 0;
-  std::size_t j = 0;
-  while (i < entries_.size() || j < fresh_.size()) {
-    const bool in_released = i < released_;  // sorts before a released entry, or is one
-    if (j == fresh_.size() || (i < entries_.size() && ends_before(entries_[i], fresh_[j]))) {
-      Entry& entry = entries_[i++];
-      if (seen_[entry.job] != call_) {
-        entry_end_[entry.job] = kNoEntry;
-        if (!in_released) {
-          future_->release(entry.allocation);
-          settled_ = false;
-        } else if (i == released_) {
-          settled_ = false;
-        }
-        continue;
-      }
-      merged_.push_back(std::move(entry));
-    } else {
-      if (!in_released) started_.push_back(merged_.size());
-      // The state before the last release now lacks this job too: it must be asked again.
-      if (in_released && !verified_) settled_ = false;
-      merged_.push_back({fresh_[j].time, fresh_[j].job, *fresh_[j].allocation});
-      ++j;
-    }
-    if (in_released) {
-      ++released;
-      released_gpus += static_cast<int>(merged_.back().allocation.gpus.size());
-    }
-  }
-  std::swap(entries_, merged_);
-  released_ = released;
-  for (const Ending& e : fresh_) remember(e);
-  // After the releases: a job that started may hold what one that ended held.
-  for (std::size_t k : started_) future_->apply(entries_[k].allocation);
-  if (!started_.empty()) settled_ = false;
-  started_.clear();
-  if (future_->allocated_gpus() + released_gpus != now_state.allocated_gpus() ||
-      future_->down_gpus() != now_state.down_gpus()) {
-    throw std::logic_error("ReservationReplay: the state does not hold exactly the running jobs");
-  }
+  return Reservation{std::max(now, last_released_.time), &*settled_placement_};
 }
 
 // First the ending after which may_fit starts to hold, stepping forward or back from the current one:
@@ -135,23 +133,24 @@ void ReservationReplay::update(const ClusterState& now_state, std::span<const En
 // (the head did not fit on the present), so an answer there leaves the state before it unasked.
 std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const PlacementPolicy& policy) {
   const auto may_fit = [&] { return policy.may_fit(*future_, head); };
-  const auto release_next = [&] { future_->release(entries_[released_++].allocation); };
+  auto next = first_unreleased();
+  const auto release_next = [&] { release_entry(next++); };
   if (released_ > 0 && may_fit()) {
     verified_ = false;
     while (released_ > 1 && !verified_) {
-      const Allocation& last = entries_[released_ - 1].allocation;
-      future_->apply(last);
+      const auto last = std::prev(next);
+      unrelease_entry(last);
       if (may_fit()) {
-        --released_;
+        next = last;
       } else {
-        future_->release(last);
+        release_entry(last);
         verified_ = true;
       }
     }
   } else {
     verified_ = released_ > 0;
     do {
-      if (released_ == entries_.size()) return std::nullopt;
+      if (next == entries_.end()) return std::nullopt;
       release_next();
     } while (!may_fit());
     verified_ = verified_ || released_ > 1;
@@ -159,7 +158,7 @@ std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const 
   for (;;) {
     if (std::optional<Allocation> placed = policy.place(*future_, head)) return placed;
     do {
-      if (released_ == entries_.size()) return std::nullopt;
+      if (next == entries_.end()) return std::nullopt;
       release_next();
     } while (!may_fit());
     verified_ = true;

@@ -6,8 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
-#include <span>
 #include <vector>
 
 #include "schedulers/allocation.hpp"
@@ -16,30 +16,33 @@
 
 namespace nvlsim {
 
-// A running job as the replay sees it: when it is expected to end and what it frees then.
-struct Ending {
-  double time = 0;  // expected end (start + time limit)
-  std::size_t job = 0;
-  const Allocation* allocation = nullptr;
-};
-
 struct Reservation {
   double start = 0;                        // the shadow time
   const Allocation* allocation = nullptr;  // the replay's own: valid while it lives, until its next reserve()
 };
 
+// The running jobs by expected end, told one start or end at a time, and the reservation replayed over
+// them. Being told of changes, not handed the running jobs at every pass, keeps a pass's cost off the
+// number of running jobs.
 class ReservationReplay {
  public:
+  // `job` started on `allocation` and is expected to end at `expected_end`; `present` is the machine
+  // already holding it. Telling the same start again changes nothing: a backfill pass tells its starts
+  // (later jobs of the pass must see them), and the caller that then starts them tells them again.
+  void started(const ClusterState& present, std::size_t job, double expected_end,
+               const Allocation& allocation);
+  // `job`, which started, ended; `present` is the machine without it.
+  void ended(const ClusterState& present, std::size_t job);
+
   // The earliest expected end after which `head` fits once every job ending by then (ties by job index)
   // has released its resources, and where it would go; nullopt when it fits not even on the emptied
   // machine. The start is never before `now`: a job overrunning its limit is still expected to end.
-  // `now_state` must hold exactly the allocations of `endings` (in any order) and the machine's down
-  // GPUs. Successive calls must see one machine evolving: the replay then updates its future by the jobs
-  // that started or ended since the last call and steps from the last answer's ending to this one's,
-  // usually a few places. The answer is always the one a replay from the present gives, provided the
-  // policy never loses a fit, or a may_fit, when resources are released (PlacementPolicy's contract).
-  std::optional<Reservation> reserve(double now, const ClusterState& now_state,
-                                     std::span<const Ending> endings, const JobRequest& head,
+  // `now_state` must hold exactly the allocations of the running jobs and the machine's down GPUs. The
+  // replayed future moves with each start and end told, and the walk steps from the last answer's ending
+  // to this one's, usually a few places; GPUs going down or up start it again from the present. The answer
+  // is always the one a replay from the present gives, provided the policy never loses a fit, or a
+  // may_fit, when resources are released (PlacementPolicy's contract).
+  std::optional<Reservation> reserve(double now, const ClusterState& now_state, const JobRequest& head,
                                      const PlacementPolicy& policy);
   // Whether `candidate` shares a GPU with the reservation the last reserve() returned, holds a tray that
   // reservation uses, or uses a tray it holds. Answered from marks per GPU and tray, set when a walk
@@ -47,27 +50,30 @@ class ReservationReplay {
   bool conflicts(const Allocation& candidate) const;
 
  private:
-  struct Entry {
-    double time;
+  struct Key {
+    double time;  // expected end
     std::size_t job;
-    Allocation allocation;
+    bool operator<(const Key& other) const;
+    bool operator==(const Key&) const = default;
   };
-  void rebuild(const ClusterState& now_state, std::span<const Ending> endings);
-  void update(const ClusterState& now_state, std::span<const Ending> endings);
-  void remember(const Ending& ending);
+  using Entries = std::map<Key, Allocation>;
+
+  // Whether the future tracks the present: the same machine with the same down GPUs.
+  bool tracks(const ClusterState& present) const;
+  bool in_released(const Key& key) const { return released_ > 0 && key < last_released_; }
+  Entries::iterator first_unreleased();
+  void release_entry(Entries::iterator entry);
+  void unrelease_entry(Entries::iterator entry);
   std::optional<Allocation> walk(const JobRequest& head, const PlacementPolicy& policy);
 
+  Entries entries_;                     // the running jobs by expected end, then job index
+  std::vector<double> entry_end_;       // per job index: the expected end of its entry (NaN: none)
+  int entry_gpus_ = 0;                  // the entries' GPUs, a GPU shared by k jobs counted k times
   std::optional<ClusterState> future_;  // the present without the first `released_` entries
-  std::vector<Entry> entries_;          // the running jobs by expected end, then job index
-  std::vector<Entry> merged_;           // scratch for update()
-  std::vector<Ending> fresh_;           // scratch: endings without an entry yet, in order
-  // Per job index: the expected end of its entry (NaN: none), and the last call that saw it running.
-  std::vector<double> entry_end_;
-  std::vector<std::uint64_t> seen_;
-  std::uint64_t call_ = 0;
-  std::vector<std::size_t> started_;  // scratch for update(): entries that take resources in the future
+  std::uint64_t down_changes_ = 0;      // the present's down_changes() that future_ reflects
   std::size_t released_ = 0;
-  std::uint64_t down_changes_ = 0;  // the present's down_changes() that future_ reflects
+  int released_gpus_ = 0;
+  Key last_released_{};  // the last released entry's key, when released_ > 0
   // The request the entries were last walked for, and what the walk found (placed on future_, or nullopt
   // when nothing fits): still the answer while future_ and its last released entry are unchanged.
   std::optional<JobRequest> walked_request_;

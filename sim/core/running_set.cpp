@@ -11,8 +11,9 @@ void RunningSet::add(std::size_t job, double expected_end, const Allocation& all
   state_.apply(allocation);
   sampler_.touch(allocation);
   index_[job] = jobs_.size();
-  jobs_.push_back({job, expected_end, allocation});
+  jobs_.push_back({job, allocation});
   for (int gpu : allocation.gpus) owners_[gpu].push_back(job);
+  replay_.started(state_, job, expected_end, allocation);
 }
 
 void RunningSet::remove(std::size_t job) {
@@ -21,7 +22,7 @@ void RunningSet::remove(std::size_t job) {
   for (int gpu : allocation.gpus) std::erase(owners_[gpu], job);
   state_.release(allocation);
   sampler_.touch(allocation);
-  // The scheduler sees the running jobs in this order, so it is part of the results.
+  replay_.ended(state_, job);
   jobs_[pos] = std::move(jobs_.back());
   index_[jobs_[pos].job] = pos;
   jobs_.pop_back();

@@ -1,6 +1,7 @@
 #pragma once
 // The jobs running now: the one place that gives and takes back allocations, so the cluster state, the
-// GPUs' owners, the busy count, the state records' dirty trays and the scheduler's running list agree.
+// GPUs' owners, the busy count, the state records' dirty trays and the backfill reservation's replay of
+// the running jobs agree.
 // Under --gpu-sharing several jobs may hold shares of one GPU, so a GPU has a list of owners.
 
 #include <cstddef>
@@ -9,7 +10,7 @@
 
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
-#include "schedulers/easy_backfill.hpp"
+#include "schedulers/reservation_replay.hpp"
 #include "sim/core/state_sampler.hpp"
 
 namespace nvlsim {
@@ -37,17 +38,23 @@ class RunningSet {
   const ClusterState& state() const { return state_; }
   // The state lent to a scheduling pass, which must give it back as it found it (easy_backfill does).
   ClusterState& state_for_pass() { return state_; }
-  std::span<const RunningJob> jobs() const { return jobs_; }
+  // The running jobs' replay lent to a scheduling pass, which tells it the jobs it starts.
+  ReservationReplay& replay_for_pass() { return replay_; }
   bool empty() const { return jobs_.empty(); }
   // GPUs a job runs on, whole or in shares: a GPU shared by several jobs counts once.
   int busy_gpus() const { return state_.busy_gpus(); }
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Held {
+    std::size_t job;
+    Allocation allocation;
+  };
 
   ClusterState state_;
+  ReservationReplay replay_;  // the backfill reservation's future, carried from pass to pass
   StateSampler& sampler_;
-  std::vector<RunningJob> jobs_;    // in no particular order: removal moves the last into the gap
+  std::vector<Held> jobs_;          // in no particular order: removal moves the last into the gap
   std::vector<std::size_t> index_;  // by job index: its place in jobs_, or kNone
   // By GPU: the jobs running on it, in the order they started (one at most without sharing).
   std::vector<std::vector<std::size_t>> owners_;

@@ -37,8 +37,8 @@ Scheduler::Pass Scheduler::pass(double now, RunningSet& running) {
   bf.backfill = backfill;
   BackfillReport report;
   Pass out;
-  out.starts = easy_backfill(now, running.state_for_pass(), queue_.jobs(), running.jobs(), policy_, bf,
-                             &report, &replay_);
+  out.starts = easy_backfill(now, running.state_for_pass(), queue_.jobs(), running.replay_for_pass(), policy_,
+                             bf, &report);
   placement_blocked_ = report.placement_blocked;
   for (const auto& d : out.starts) starting_[d.job] = 1;
   queue_.remove(out.starts.size(), [this](std::size_t job) { return starting_[job] != 0; });

@@ -9,7 +9,6 @@
 
 #include "schedulers/easy_backfill.hpp"
 #include "schedulers/placement_policy.hpp"
-#include "schedulers/reservation_replay.hpp"
 #include "sim/core/job_queue.hpp"
 #include "sim/core/running_set.hpp"
 #include "sim/core/simulation_config.hpp"
@@ -53,7 +52,6 @@ class Scheduler {
   std::vector<std::size_t> order_;  // by job index: its place in admission order
   std::vector<char> starting_;      // by job index: started by the current pass
   JobQueue queue_;
-  ReservationReplay replay_;  // the backfill reservation's future, carried from pass to pass
   double next_backfill_ = 0;
   bool wake_pending_ = false;
   bool placement_blocked_ = false;

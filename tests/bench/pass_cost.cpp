@@ -42,27 +42,29 @@ struct PassInput {
 PassInput before_pass(const SeededMachine& machine, const PlacementPolicy& policy, int queue_length,
                       std::mt19937_64& rng) {
   PassInput in{machine.state, machine.running, {}, {}};
+  for (const RunningJob& job : in.running)
+    in.carried.started(in.state, job.job, job.expected_end, job.allocation);
   const auto length = static_cast<std::size_t>(queue_length);
   in.queue.assign(machine.waiting.begin(), machine.waiting.begin() + queue_length);
   std::size_t arrived = length;
-  const auto starts = easy_backfill(0, in.state, in.queue, in.running, policy, {}, nullptr, &in.carried);
+  const auto starts = easy_backfill(0, in.state, in.queue, in.carried, policy);
   for (const StartDecision& d : starts) {
     const auto it =
         std::find_if(in.queue.begin(), in.queue.end(), [&](const QueuedJob& q) { return q.job == d.job; });
     in.state.apply(d.allocation);
     in.running.push_back({d.job, it->time_limit, d.allocation});
+    in.carried.started(in.state, d.job, it->time_limit, d.allocation);
     in.queue.erase(it);
   }
   while (in.queue.size() < length) in.queue.push_back(machine.waiting[arrived++]);
   // The future as some earlier pass left it: the pass before may have had no job to backfill, and so
   // made no reservation, but in a replay one was made at some pass and is carried from there.
-  std::vector<Ending> endings;
-  for (const RunningJob& job : in.running) endings.push_back({job.expected_end, job.job, &job.allocation});
-  in.carried.reserve(0, in.state, endings, in.queue.front().request, policy);
+  in.carried.reserve(0, in.state, in.queue.front().request, policy);
   if (!in.running.empty()) {
     std::uniform_int_distribution<std::size_t> pick(0, in.running.size() - 1);
     const std::size_t ended = pick(rng);
     in.state.release(in.running[ended].allocation);
+    in.carried.ended(in.state, in.running[ended].job);
     in.running[ended] = std::move(in.running.back());
     in.running.pop_back();
   }
@@ -93,7 +95,7 @@ std::vector<PassCost> measure_passes(int racks, const std::string& spec, const s
       for (int r = 0; r < repeats; ++r) {
         ReservationReplay replay = in.carried;
         auto t0 = Clock::now();
-        const auto carried = easy_backfill(0, in.state, in.queue, in.running, *policy, {}, nullptr, &replay);
+        const auto carried = easy_backfill(0, in.state, in.queue, replay, *policy);
         carried_ns = std::min(carried_ns, 1e9 * seconds_since(t0));
         t0 = Clock::now();
         const auto fresh = easy_backfill(0, in.state, in.queue, in.running, *policy);

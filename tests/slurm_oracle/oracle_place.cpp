@@ -144,14 +144,13 @@ json reservation(const json& question, const PlacementPolicy& policy, const Clus
   ClusterState state(shape);
   std::vector<Allocation> allocations;
   for (const json& job : question.at("running")) allocations.push_back(allocation_of(job.at("used"), shape));
-  std::vector<Ending> endings;
+  ReservationReplay replay;
   for (std::size_t j = 0; j < allocations.size(); ++j) {
     state.apply(allocations[j]);
-    endings.push_back({question.at("running")[j].at("end").get<double>(), j, &allocations[j]});
+    replay.started(state, j, question.at("running")[j].at("end").get<double>(), allocations[j]);
   }
-  ReservationReplay replay;
-  const auto reserved = replay.reserve(question.at("now").get<double>(), state, endings,
-                                       request_of(question.at("request")), policy);
+  const auto reserved =
+      replay.reserve(question.at("now").get<double>(), state, request_of(question.at("request")), policy);
   if (!reserved) return json{{"start", nullptr}, {"alloc", nullptr}};
   json out = answer(*reserved->allocation, shape);
   out["start"] = reserved->start;

@@ -13,7 +13,6 @@
 using nvlsim::Allocation;
 using nvlsim::ClusterShape;
 using nvlsim::ClusterState;
-using nvlsim::Ending;
 using nvlsim::QueuedJob;
 using nvlsim::Reservation;
 using nvlsim::ReservationReplay;
@@ -67,20 +66,24 @@ class Machine {
     if (rng_() % 20 == 0) fail(static_cast<int>(rng_() % kFourRacks.gpus()));
   }
 
+  // The replay is told of every start and end from now on, as the driver tells its own.
+  void tell(ReservationReplay& replay) { told_.push_back(&replay); }
+
   void start(const std::vector<StartDecision>& decisions) {
     for (const StartDecision& d : decisions) {
       const auto it =
           std::find_if(queue_.begin(), queue_.end(), [&](const QueuedJob& q) { return q.job == d.job; });
       state_.apply(d.allocation);
       running_.push_back({d.job, now_ + it->time_limit, d.allocation});
+      for (ReservationReplay* replay : told_)
+        replay->started(state_, d.job, now_ + it->time_limit, d.allocation);
       queue_.erase(it);
     }
   }
 
-  std::vector<Ending> endings() const {
-    std::vector<Ending> result;
-    for (const RunningJob& job : running_) result.push_back({job.expected_end, job.job, &job.allocation});
-    return result;
+  // A replay told of the running jobs only now.
+  void tell_running(ReservationReplay& replay) const {
+    for (const RunningJob& job : running_) replay.started(state_, job.job, job.expected_end, job.allocation);
   }
 
   double now() const { return now_; }
@@ -107,6 +110,7 @@ class Machine {
 
   void end(std::size_t i) {
     state_.release(running_[i].allocation);
+    for (ReservationReplay* replay : told_) replay->ended(state_, running_[i].job);
     running_[i] = std::move(running_.back());  // the driver's order: swap with the last
     running_.pop_back();
   }
@@ -118,6 +122,7 @@ class Machine {
   std::vector<QueuedJob> queue_;
   std::vector<RunningJob> running_;
   std::vector<int> down_;
+  std::vector<ReservationReplay*> told_;
 };
 
 }  // namespace
@@ -134,24 +139,25 @@ TEST_CASE("a reservation carried between passes equals one replayed from the pre
     const auto policy = nvlsim::make_policy(spec, context);
     Machine machine(5);
     ReservationReplay carried;       // asked about the queue's head at every step
-    ReservationReplay in_scheduler;  // the one easy_backfill keeps
+    ReservationReplay in_scheduler;  // the one easy_backfill keeps, told of the pass's starts by the pass too
+    machine.tell(carried);
+    machine.tell(in_scheduler);
     int reservations = 0;
     int started = 0;
     for (int step = 0; step < 1500; ++step) {
       INFO("step " << step);
       machine.step();
       if (!machine.queue().empty()) {
-        const auto endings = machine.endings();
         const nvlsim::JobRequest head = machine.queue().front().request;
-        const auto kept = carried.reserve(machine.now(), machine.state(), endings, head, *policy);
+        const auto kept = carried.reserve(machine.now(), machine.state(), head, *policy);
         ReservationReplay from_present;  // outlives the reservation, which points into it
-        const auto fresh = from_present.reserve(machine.now(), machine.state(), endings, head, *policy);
+        machine.tell_running(from_present);
+        const auto fresh = from_present.reserve(machine.now(), machine.state(), head, *policy);
         REQUIRE(same(kept, fresh));
         reservations += kept.has_value();
       }
       const auto queue = machine.queue();
-      const auto with = nvlsim::easy_backfill(machine.now(), machine.state(), queue, machine.running(),
-                                              *policy, {}, nullptr, &in_scheduler);
+      const auto with = nvlsim::easy_backfill(machine.now(), machine.state(), queue, in_scheduler, *policy);
       const auto without =
           nvlsim::easy_backfill(machine.now(), machine.state(), queue, machine.running(), *policy);
       REQUIRE(same(with, without));
@@ -167,16 +173,41 @@ TEST_CASE("a reservation carried between passes equals one replayed from the pre
 TEST_CASE("a reservation replay refuses a state that does not hold the running jobs", "[easy_backfill]") {
   const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
   ClusterState state(kFourRacks);
-  Allocation a{{0, 1, 2, 3}, {}};
-  Allocation b{{4, 5}, {}};
-  state.apply(a);
-  state.apply(b);
+  const Allocation a{{0, 1, 2, 3}, {}};
+  const Allocation b{{4, 5}, {}};
   ReservationReplay replay;
-  std::vector<Ending> endings{{10, 0, &a}, {20, 1, &b}};
-  const auto first = replay.reserve(0, state, endings, {kFourRacks.gpus() - 2}, *policy);
+  state.apply(a);
+  replay.started(state, 0, 10, a);
+  state.apply(b);
+  replay.started(state, 1, 20, b);
+  const nvlsim::JobRequest head{kFourRacks.gpus() - 2};
+  const auto first = replay.reserve(0, state, head, *policy);
   REQUIRE(first.has_value());
   CHECK(first->start == 10);
+  CHECK_THROWS_AS(replay.ended(state, 2), std::logic_error);  // never started
   // Job 1 ended, but the state still holds it.
-  endings.pop_back();
-  CHECK_THROWS_AS(replay.reserve(0, state, endings, {kFourRacks.gpus() - 2}, *policy), std::logic_error);
+  replay.ended(state, 1);
+  CHECK_THROWS_AS(replay.reserve(0, state, head, *policy), std::logic_error);
+}
+
+// A pass tells the replay its starts, and the caller tells them again when it starts them: the second
+// telling must change nothing, while a start of the same job with another end replaces its entry.
+TEST_CASE("a start told twice is one start and a start told anew replaces it", "[easy_backfill]") {
+  const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
+  ClusterState state(kFourRacks);
+  const Allocation a{{0, 1, 2, 3}, {}};
+  ReservationReplay replay;
+  state.apply(a);
+  replay.started(state, 0, 10, a);
+  replay.started(state, 0, 10, a);
+  const nvlsim::JobRequest head{kFourRacks.gpus() - 2};
+  REQUIRE(replay.reserve(0, state, head, *policy).has_value());
+  replay.started(state, 0, 30, a);
+  const auto moved = replay.reserve(0, state, head, *policy);
+  REQUIRE(moved.has_value());
+  CHECK(moved->start == 30);
+  state.release(a);
+  replay.ended(state, 0);
+  CHECK_THROWS_AS(replay.ended(state, 0), std::logic_error);
+  CHECK_FALSE(replay.reserve(0, state, {kFourRacks.gpus() + 1}, *policy).has_value());
 }
