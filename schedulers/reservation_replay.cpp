@@ -79,6 +79,12 @@ void ReservationReplay::ended(const ClusterState& present, std::size_t job) {
   entries_.erase(entry);
 }
 
+const Allocation& ReservationReplay::allocation(std::size_t job) const {
+  if (job >= entry_end_.size() || std::isnan(entry_end_[job]))
+    throw std::logic_error("ReservationReplay: no allocation for a job that is not running");
+  return entries_.find({entry_end_[job], job})->second;
+}
+
 ReservationReplay::Entries::iterator ReservationReplay::first_unreleased() {
   return released_ == 0 ? entries_.begin() : std::next(entries_.find(last_released_));
 }

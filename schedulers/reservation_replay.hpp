@@ -33,6 +33,8 @@ class ReservationReplay {
                const Allocation& allocation);
   // `job`, which started, ended; `present` is the machine without it.
   void ended(const ClusterState& present, std::size_t job);
+  // The allocation a started job was told with, until its end is told.
+  const Allocation& allocation(std::size_t job) const;
 
   // The earliest expected end after which `head` fits once every job ending by then (ties by job index)
   // has released its resources, and where it would go; nullopt when it fits not even on the emptied

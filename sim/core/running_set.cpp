@@ -5,28 +5,25 @@
 namespace nvlsim {
 
 RunningSet::RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler)
-    : state_(shape, shares_per_gpu), sampler_(sampler), index_(jobs, kNone), owners_(shape.gpus()) {}
+    : state_(shape, shares_per_gpu), sampler_(sampler), running_(jobs, 0), owners_(shape.gpus()) {}
 
 void RunningSet::add(std::size_t job, double expected_end, const Allocation& allocation) {
   state_.apply(allocation);
   sampler_.touch(allocation);
-  index_[job] = jobs_.size();
-  jobs_.push_back({job, allocation});
+  running_[job] = 1;
+  ++count_;
   for (int gpu : allocation.gpus) owners_[gpu].push_back(job);
   replay_.started(state_, job, expected_end, allocation);
 }
 
 void RunningSet::remove(std::size_t job) {
-  const std::size_t pos = index_[job];
-  const Allocation& allocation = jobs_[pos].allocation;
+  const Allocation& allocation = replay_.allocation(job);
   for (int gpu : allocation.gpus) std::erase(owners_[gpu], job);
   state_.release(allocation);
   sampler_.touch(allocation);
-  replay_.ended(state_, job);
-  jobs_[pos] = std::move(jobs_.back());
-  index_[jobs_[pos].job] = pos;
-  jobs_.pop_back();
-  index_[job] = kNone;
+  running_[job] = 0;
+  --count_;
+  replay_.ended(state_, job);  // last: the allocation is the replay's
 }
 
 void RunningSet::set_down(const std::vector<int>& gpus, bool down) {

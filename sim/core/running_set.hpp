@@ -5,6 +5,7 @@
 // Under --gpu-sharing several jobs may hold shares of one GPU, so a GPU has a list of owners.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -28,8 +29,9 @@ class RunningSet {
   // Marks GPUs down (or up again); running jobs on them must be removed by the caller.
   void set_down(const std::vector<int>& gpus, bool down);
 
-  bool contains(std::size_t job) const { return index_[job] != kNone; }
-  const Allocation& allocation(std::size_t job) const { return jobs_[index_[job]].allocation; }
+  bool contains(std::size_t job) const { return running_[job] != 0; }
+  // The running job's allocation, as the replay keeps it (the one copy a running job has).
+  const Allocation& allocation(std::size_t job) const { return replay_.allocation(job); }
   // The running jobs owning any of the GPUs, whole or in shares, ascending, each once.
   std::vector<std::size_t> owners(const std::vector<int>& gpus) const;
   // The running jobs on one GPU, in the order they started: several only when they hold shares of it.
@@ -40,22 +42,16 @@ class RunningSet {
   ClusterState& state_for_pass() { return state_; }
   // The running jobs' replay lent to a scheduling pass, which tells it the jobs it starts.
   ReservationReplay& replay_for_pass() { return replay_; }
-  bool empty() const { return jobs_.empty(); }
+  bool empty() const { return count_ == 0; }
   // GPUs a job runs on, whole or in shares: a GPU shared by several jobs counts once.
   int busy_gpus() const { return state_.busy_gpus(); }
 
  private:
-  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  struct Held {
-    std::size_t job;
-    Allocation allocation;
-  };
-
   ClusterState state_;
   ReservationReplay replay_;  // the backfill reservation's future, carried from pass to pass
   StateSampler& sampler_;
-  std::vector<Held> jobs_;          // in no particular order: removal moves the last into the gap
-  std::vector<std::size_t> index_;  // by job index: its place in jobs_, or kNone
+  std::vector<std::uint8_t> running_;  // by job index
+  std::size_t count_ = 0;
   // By GPU: the jobs running on it, in the order they started (one at most without sharing).
   std::vector<std::vector<std::size_t>> owners_;
 };

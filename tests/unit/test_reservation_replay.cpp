@@ -185,6 +185,8 @@ TEST_CASE("a reservation replay refuses a state that does not hold the running j
   REQUIRE(first.has_value());
   CHECK(first->start == 10);
   CHECK_THROWS_AS(replay.ended(state, 2), std::logic_error);  // never started
+  CHECK_THROWS_AS(replay.allocation(2), std::logic_error);
+  CHECK(replay.allocation(1) == b);
   // Job 1 ended, but the state still holds it.
   replay.ended(state, 1);
   CHECK_THROWS_AS(replay.reserve(0, state, head, *policy), std::logic_error);
