@@ -5,18 +5,33 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "sim/flow_endpoints.hpp"
 
 namespace nvlsim {
+namespace {
+
+constexpr std::size_t kRouteMemoSize = std::size_t{1} << 15;  // 1 MB: a job's pairs stay while it runs
+
+std::size_t memo_slot(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) {
+  const auto a = reinterpret_cast<std::uintptr_t>(from);
+  const auto b = reinterpret_cast<std::uintptr_t>(to);
+  return static_cast<std::size_t>(((a * 0x9E3779B97F4A7C15u) ^ (b * 0xC2B2AE3D27D4EB4Fu)) >> 40) &
+         (kRouteMemoSize - 1);
+}
+
+}  // namespace
 
 SimgridNetwork::SimgridNetwork(const LoadedPlatform& platform)
     : platform_(platform),
       timers_(FlowTimers::exact_for_engine()),
       ports_(platform.gpu_hosts.size()),
-      nic_ports_(platform.nic_hosts.size()) {}
+      nic_ports_(platform.nic_hosts.size()),
+      route_memo_(kRouteMemoSize) {}
 
 double SimgridNetwork::now() const {
   return simgrid::s4u::Engine::get_clock();
@@ -47,13 +62,13 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
   for (std::size_t i = 0; i < launches.size() && ib_timers; ++i) {
     if (launches[i].planned.plane != Plane::infiniband) continue;
     const auto [from, to, src, dst] = flow_endpoints(platform_, group_gpus, launches[i].planned);
-    route_.clear();
+    const auto out = nic_ports(src).first;
+    const auto in = nic_ports(dst).second;
     double latency = 0;
-    from->route_to(to, route_, &latency);
-    if (!is_route(route_, nic_ports(src).first, nic_ports(dst).second)) continue;
-    nic_routes_[i] = {route_[0], route_[1], latency};
-    step_ports_.push_back(route_[0]);
-    step_ports_.push_back(route_[1]);
+    if (!route_is(from, to, out, in, latency)) continue;
+    nic_routes_[i] = {out, in, latency};
+    step_ports_.push_back(out);
+    step_ports_.push_back(in);
   }
   std::sort(step_ports_.begin(), step_ports_.end());
   const auto used_once = [&](simgrid::s4u::Link* link) {
@@ -75,20 +90,29 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, con
   const auto [from, to, src, dst] = flow_endpoints(platform_, group_gpus, planned);
   if (timers_ && planned.plane == Plane::nvlink && !planned.between_zones() &&
       alone_in_domain(group_gpus, planned.src_group)) {
-    route_.clear();
+    const auto out = ports(src).first;
+    const auto in = ports(dst).second;
     double latency = 0;
-    from->route_to(to, route_, &latency);
-    if (is_route(route_, ports(src).first, ports(dst).second)) {
-      flows_.launch_timer({route_[0], route_[1]}, latency, flow);
+    if (route_is(from, to, out, in, latency)) {
+      flows_.launch_timer({out, in}, latency, flow);
       return;
     }
   }
   flows_.launch(from, to, static_cast<std::uint64_t>(flow.size), flow);
 }
 
-bool SimgridNetwork::is_route(const std::vector<simgrid::s4u::Link*>& route, const simgrid::s4u::Link* out,
-                              const simgrid::s4u::Link* in) {
-  return route.size() == 2 && route[0] == out && route[1] == in;
+bool SimgridNetwork::route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, const simgrid::s4u::Link* out,
+                              const simgrid::s4u::Link* in, double& latency) {
+  RouteMemo& memo = route_memo_[memo_slot(from, to)];
+  if (memo.from != from || memo.to != to) {
+    route_.clear();
+    double found = 0;
+    from->route_to(to, route_, &found);
+    const bool two = route_.size() == 2;
+    memo = {from, to, two ? route_[0] : nullptr, two ? route_[1] : nullptr, found};
+  }
+  latency = memo.latency;
+  return memo.out != nullptr && memo.out == out && memo.in == in;
 }
 
 bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {
