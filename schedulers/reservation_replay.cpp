@@ -1,12 +1,10 @@
 #include "schedulers/reservation_replay.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 namespace nvlsim {
@@ -20,10 +18,6 @@ int gpus_of(const Allocation& allocation) {
 
 }  // namespace
 
-bool ReservationReplay::Key::operator<(const Key& other) const {
-  return std::tie(time, job) < std::tie(other.time, other.job);
-}
-
 bool ReservationReplay::tracks(const ClusterState& present) const {
   return future_ && future_->shape() == present.shape() && down_changes_ == present.down_changes();
 }
@@ -33,10 +27,10 @@ bool ReservationReplay::tracks(const ClusterState& present) const {
 // that starts after them takes its resources in the future, which may lose the settled answer.
 void ReservationReplay::started(const ClusterState& present, std::size_t job, double expected_end,
                                 const Allocation& allocation) {
-  if (job < entry_end_.size() && entry_end_[job] == expected_end) {
-    if (entries_.at({expected_end, job}) == allocation) return;
+  if (has_entry(job)) {
+    if (entry_end_[job] == expected_end && entry_of(job)->second == allocation) return;
+    ended(present, job);
   }
-  if (job < entry_end_.size() && !std::isnan(entry_end_[job])) ended(present, job);
   if (job >= entry_end_.size()) entry_end_.resize(job + 1, kNoEntry);
   const Key key{expected_end, job};
   const auto entry = entries_.emplace(key, allocation).first;
@@ -56,8 +50,7 @@ void ReservationReplay::started(const ClusterState& present, std::size_t job, do
 // A job that ended after the released entries gives its resources back to the future. The last released
 // entry leaving makes the ending before it a candidate again, so the settled answer goes too.
 void ReservationReplay::ended(const ClusterState& present, std::size_t job) {
-  if (job >= entry_end_.size() || std::isnan(entry_end_[job]))
-    throw std::logic_error("ReservationReplay: a job ended that was not running");
+  if (!has_entry(job)) throw std::logic_error("ReservationReplay: a job ended that was not running");
   const Key key{entry_end_[job], job};
   const auto entry = entries_.find(key);
   entry_end_[job] = kNoEntry;
@@ -80,9 +73,9 @@ void ReservationReplay::ended(const ClusterState& present, std::size_t job) {
 }
 
 const Allocation& ReservationReplay::allocation(std::size_t job) const {
-  if (job >= entry_end_.size() || std::isnan(entry_end_[job]))
+  if (!has_entry(job))
     throw std::logic_error("ReservationReplay: no allocation for a job that is not running");
-  return entries_.find({entry_end_[job], job})->second;
+  return entry_of(job)->second;
 }
 
 ReservationReplay::Entries::iterator ReservationReplay::first_unreleased() {

@@ -4,6 +4,8 @@
 // one scheduling pass to the next and moved only by what changed, because replaying it from the present
 // at every pass cost more than the rest of the scheduler together.
 
+#include <cmath>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -55,11 +57,12 @@ class ReservationReplay {
   struct Key {
     double time;  // expected end
     std::size_t job;
-    bool operator<(const Key& other) const;
-    bool operator==(const Key&) const = default;
+    auto operator<=>(const Key&) const = default;  // by time, then job
   };
   using Entries = std::map<Key, Allocation>;
 
+  bool has_entry(std::size_t job) const { return job < entry_end_.size() && !std::isnan(entry_end_[job]); }
+  Entries::const_iterator entry_of(std::size_t job) const { return entries_.find({entry_end_[job], job}); }
   // Whether the future tracks the present: the same machine with the same down GPUs.
   bool tracks(const ClusterState& present) const;
   bool in_released(const Key& key) const { return released_ > 0 && key < last_released_; }
