@@ -13,25 +13,11 @@
 #include "sim/flow_endpoints.hpp"
 
 namespace nvlsim {
-namespace {
-
-constexpr std::size_t kRouteMemoSize = std::size_t{1} << 15;  // 1 MB: a job's pairs stay while it runs
-
-std::size_t memo_slot(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) {
-  const auto a = reinterpret_cast<std::uintptr_t>(from);
-  const auto b = reinterpret_cast<std::uintptr_t>(to);
-  return static_cast<std::size_t>(((a * 0x9E3779B97F4A7C15u) ^ (b * 0xC2B2AE3D27D4EB4Fu)) >> 40) &
-         (kRouteMemoSize - 1);
-}
-
-}  // namespace
-
 SimgridNetwork::SimgridNetwork(const LoadedPlatform& platform)
     : platform_(platform),
       timers_(FlowTimers::exact_for_engine()),
       ports_(platform.gpu_hosts.size()),
-      nic_ports_(platform.nic_hosts.size()),
-      route_memo_(kRouteMemoSize) {}
+      nic_ports_(platform.nic_hosts.size()) {}
 
 double SimgridNetwork::now() const {
   return simgrid::s4u::Engine::get_clock();
@@ -103,16 +89,9 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, con
 
 bool SimgridNetwork::route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, const simgrid::s4u::Link* out,
                               const simgrid::s4u::Link* in, double& latency) {
-  RouteMemo& memo = route_memo_[memo_slot(from, to)];
-  if (memo.from != from || memo.to != to) {
-    route_.clear();
-    double found = 0;
-    from->route_to(to, route_, &found);
-    const bool two = route_.size() == 2;
-    memo = {from, to, two ? route_[0] : nullptr, two ? route_[1] : nullptr, found};
-  }
-  latency = memo.latency;
-  return memo.out != nullptr && memo.out == out && memo.in == in;
+  const RouteMemo::TwoLinks& route = routes_.route(from, to);
+  latency = route.latency;
+  return route.out != nullptr && route.out == out && route.in == in;
 }
 
 bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {

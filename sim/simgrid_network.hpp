@@ -11,6 +11,7 @@
 #include "platforms/platform_loader.hpp"
 #include "sim/core/network.hpp"
 #include "sim/flow_set.hpp"
+#include "sim/route_memo.hpp"
 
 namespace nvlsim {
 
@@ -36,9 +37,7 @@ class SimgridNetwork final : public Network {
   // The links of the GPU's NIC to its leaf (out and in), found through its route to another NIC.
   std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> nic_ports(int gpu);
   // Whether the route between the two hosts is exactly the sender's port `out` then the receiver's port
-  // `in`, links that belong to the job's GPUs alone, and its latency. Routes are fixed once the platform is
-  // loaded and a job asks the same pairs at every step, so the answers are kept in a direct-mapped table by
-  // host pair: SimGrid's route query was a tenth of per-gpu's time on nvl72x1000.
+  // `in`, links that belong to the job's GPUs alone, and its latency.
   bool route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, const simgrid::s4u::Link* out,
                 const simgrid::s4u::Link* in, double& latency);
   // The first link of the host's route to `peer` and the last of the way back.
@@ -50,8 +49,7 @@ class SimgridNetwork final : public Network {
 
   const LoadedPlatform& platform_;
   FlowSet flows_;
-  bool timers_;                             // the engine's settings keep FlowTimers exact
-  std::vector<simgrid::s4u::Link*> route_;  // scratch
+  bool timers_;  // the engine's settings keep FlowTimers exact
   // By GPU, found on first use ({nullptr, nullptr}: not yet): every NVLink launch asks for two.
   std::vector<std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> ports_;
   std::vector<std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*>> nic_ports_;  // by GPU, the same way
@@ -63,15 +61,7 @@ class SimgridNetwork final : public Network {
     double latency = 0;
   };
   std::vector<NicRoute> nic_routes_;
-  // route_is's table: the route's links when it has exactly two (else null), by host pair.
-  struct RouteMemo {
-    const simgrid::s4u::Host* from = nullptr;
-    const simgrid::s4u::Host* to = nullptr;
-    const simgrid::s4u::Link* out = nullptr;
-    const simgrid::s4u::Link* in = nullptr;
-    double latency = 0;
-  };
-  std::vector<RouteMemo> route_memo_;
+  RouteMemo routes_;
   std::vector<simgrid::s4u::Link*> step_ports_;
 };
 

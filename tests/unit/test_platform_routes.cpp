@@ -18,6 +18,7 @@
 #include "platforms/platform_writer.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/policy_setup.hpp"
+#include "sim/route_memo.hpp"
 
 using namespace nvlsim;
 using namespace nvlsim::test;
@@ -106,7 +107,57 @@ void check_all_pairs(const LoadedPlatform& p, std::ostream& out) {
   out << "gpu_bad " << gpu_bad << "\nnic_bad " << nic_bad << "\n";
 }
 
+// Asks `memo` for the routes of some GPU and NIC pairs, three times over in the same order, and compares
+// each answer with SimGrid's; prints how many were asked, wrong, of two links and of more.
+void check_memo(const LoadedPlatform& p, RouteMemo& memo, std::ostream& out) {
+  const int some[] = {0, 5, 71, 72, 150, 215};
+  std::vector<std::pair<s4u::Host*, s4u::Host*>> pairs;
+  // Pairs in a row from one host, then to one host: a slot that kept the pair before shares one end.
+  for (const bool by_sender : {true, false})
+    for (const auto* hosts : {&p.gpu_hosts, &p.nic_hosts})
+      for (int a : some)
+        for (int b : some)
+          if (a != b) pairs.emplace_back((*hosts)[by_sender ? a : b], (*hosts)[by_sender ? b : a]);
+  int asked = 0, wrong = 0, two = 0, more = 0;
+  for (int round = 0; round < 3; ++round)
+    for (const auto& [from, to] : pairs) {
+      std::vector<s4u::Link*> links;
+      double latency = 0;
+      from->route_to(to, links, &latency);
+      const RouteMemo::TwoLinks& got = memo.route(from, to);
+      const bool is_two = links.size() == 2;
+      const bool right = got.latency == latency && got.out == (is_two ? links[0] : nullptr) &&
+                         got.in == (is_two ? links[1] : nullptr);
+      ++asked;
+      wrong += right ? 0 : 1;
+      (is_two ? two : more) += 1;
+    }
+  out << "asked " << asked << "\nwrong " << wrong << "\ntwo " << two << "\nmore " << more << "\n";
+}
+
 }  // namespace
+
+TEST_CASE("the route memo answers as SimGrid does, also when pairs take each other's slot", "[platform]") {
+  // The three-tier fabric of the all-pairs test: NIC routes of two links and of four, with latencies.
+  PlatformSpec spec = nvl72_platform(3);
+  spec.fabric.ib_switch_radix = 8;
+  spec.fabric.ib_oversubscription = 2;
+  spec.fabric.ib_latency = 1e-6;
+  spec.fabric.nvlink_latency = 1e-7;
+  for (const std::size_t slots : {std::size_t{1}, std::size_t{1} << 15}) {
+    INFO("slots " << slots);  // one slot: every change of pair replaces the pair before
+    const auto r =
+        in_engine(spec, "memo-" + std::to_string(slots), [&](const LoadedPlatform& p, std::ostream& out) {
+          RouteMemo memo(slots);
+          check_memo(p, memo, out);
+        });
+    CHECK(r.at("asked") == "360");
+    CHECK(r.at("wrong") == "0");
+    CHECK(r.at("two") != "0");
+    CHECK(r.at("more") != "0");
+  }
+  CHECK_THROWS_WITH(RouteMemo(3), "RouteMemo: the slots must be a power of two");
+}
 
 TEST_CASE("GPU pairs in a domain cross exactly their two ports and NIC pairs follow the fat tree",
           "[platform]") {
