@@ -1,12 +1,12 @@
-// nvlsim-bench: fixed scenarios (the generated job mix at load 0.9, fixed seed, on nvl72x8/x64/x256/x1000,
-// without failures and with Llama 3's failure rates), each replayed by each policy as `nvlsim` replays it
-// (nvlsim::replay: the policies built as for `nvlsim`, a child process per policy, the result sent back
-// and decoded). One line per scenario and policy, then a line `all` for the policies replayed together
-// as `nvlsim --policy a,b,c` does by default (two at once); all of them in bench.json. Without
-// --scenario or --quick, the scenarios --list marks "default".
+// nvlsim-bench: fixed scenarios (the generated job mix at load 0.9 unless --load says otherwise, fixed seed,
+// on nvl72x8/x64/x256/x1000, without failures and with Llama 3's failure rates), each replayed by each policy
+// as `nvlsim` replays it (nvlsim::replay: the policies built as for `nvlsim`, a child process per policy, the
+// result sent back and decoded). One line per scenario and policy, then a line `all` for the policies
+// replayed together as `nvlsim --policy a,b,c` does by default (two at once); all of them in bench.json.
+// Without --scenario or --quick, the scenarios --list marks "default".
 //
 //   nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] [--request-shape gpus|nodes|auto]
-//                [--cpus-per-gpu K] [--out bench.json] [--list]
+//                [--cpus-per-gpu K] [--load L] [--out bench.json] [--list]
 //
 // Jobs ask as `nvlsim` asks by default (--request-shape auto, --cpus-per-gpu 0) unless told otherwise.
 //
@@ -200,10 +200,12 @@ Json run_set(const std::vector<std::string>& policy_names, int parallel,
 
 // Everything on one rack count, in one process: SimGrid loads one platform per process, and the
 // loaded platform serves every trace because only the children run the engine.
-// How jobs ask for resources, as nvlsim's --request-shape and --cpus-per-gpu; the defaults are nvlsim's.
+// How jobs ask for resources, as nvlsim's --request-shape and --cpus-per-gpu (the defaults are nvlsim's),
+// and the offered load of the generated mix.
 struct RequestSettings {
   nvlsim::RequestShaping shaping = nvlsim::SimulationConfig{}.request_shaping;
   int cpus_per_gpu = nvlsim::SimulationConfig{}.cpus_per_gpu;
+  double load = kLoad;
 };
 
 Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vector<std::string>& policies,
@@ -230,7 +232,7 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
     if (sc.failures) config.failures = nvlsim::failure_config({"llama3", 1, kSeed}, platform);
     t0 = Clock::now();
     const auto jobs =
-        nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), kLoad, kSeed});
+        nvlsim::builtin_mix(nvlsim::MixOptions{sc.jobs, platform.spec.shape.gpus(), requests.load, kSeed});
     const double generate = seconds_since(t0);
     // Each policy alone, then all of them together as `nvlsim` runs them by default.
     std::vector<std::vector<std::string>> sets;
@@ -263,9 +265,10 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] "
-               "[--request-shape gpus|nodes|auto] [--cpus-per-gpu K] [--out bench.json] [--list]\n");
+  std::fprintf(
+      stderr,
+      "usage: nvlsim-bench [--quick] [--scenario NAME,...] [--policy NAME,...] "
+      "[--request-shape gpus|nodes|auto] [--cpus-per-gpu K] [--load L] [--out bench.json] [--list]\n");
   return 2;
 }
 
@@ -299,6 +302,11 @@ int main(int argc, char** argv) {
       const nvlsim::ClusterShape shape;
       if (!cpus || cpus.value < 0 || cpus.value > shape.cpus_per_tray / shape.gpus_per_tray) return usage();
       requests.cpus_per_gpu = cpus.value;
+    } else if (a == "--load" && has_value) {
+      // Offered GPU-hours over capacity: below 0.9 the queue of a policy that slows its jobs stays short.
+      const auto load = nvlsim::read_number<double>(argv[++i]);
+      if (!load || !(load.value > 0 && load.value <= 2)) return usage();
+      requests.load = load.value;
     } else {
       return usage();
     }
@@ -353,7 +361,7 @@ int main(int argc, char** argv) {
     p.erase("runs");
     platforms.push_back(std::move(p));
   }
-  Json result{{"load", kLoad},
+  Json result{{"load", requests.load},
               {"seed", kSeed},
               {"request_shape", std::string(nvlsim::request_shaping_name(requests.shaping))},
               {"cpus_per_gpu", requests.cpus_per_gpu},
