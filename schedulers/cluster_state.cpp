@@ -42,12 +42,14 @@ int ClusterState::first_tray_with_free(int free) const {
   return -1;
 }
 
-std::vector<TrayRun> ClusterState::free_tray_runs() const {
+std::vector<TrayRun> ClusterState::tray_runs(int min_free) const {
   std::vector<TrayRun> runs;
   const int trays = shape_.trays();
   for (std::size_t w = 0; w < words_; ++w) {
     const int base = static_cast<int>(w * 64);
-    std::uint64_t usable = ~trays_by_free_[w];  // not in bucket 0
+    std::uint64_t usable = 0;
+    for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
+      usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
     if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
     while (usable != 0) {
       const int first = std::countr_zero(usable);
@@ -55,7 +57,7 @@ std::vector<TrayRun> ClusterState::free_tray_runs() const {
       const std::uint64_t below_end = end == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
       const std::uint64_t range = below_end & ~((std::uint64_t{1} << first) - 1);
       int free = 0;
-      for (int k = 1; k <= shape_.gpus_per_tray; ++k)
+      for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
         free += k * std::popcount(trays_by_free_[static_cast<std::size_t>(k) * words_ + w] & range);
       if (!runs.empty() && runs.back().end_tray == base + first) {
         runs.back().end_tray = base + end;  // the run goes on from the previous word
@@ -99,7 +101,7 @@ void ClusterState::apply(const Allocation& allocation) {
   }
   allocated_total_ += static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) ++held_[tray];
-  for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] += c.cpus;
+  for (const TrayCpus& c : allocation.cpus) change_cpus(c.tray, c.cpus);
   recount(allocation);
 }
 
@@ -132,7 +134,7 @@ void ClusterState::release(const Allocation& allocation) {
   }
   allocated_total_ -= static_cast<int>(allocation.gpus.size());
   for (int tray : allocation.held_trays) --held_[tray];
-  for (const TrayCpus& c : allocation.cpus) cpus_used_[c.tray] -= c.cpus;
+  for (const TrayCpus& c : allocation.cpus) change_cpus(c.tray, -c.cpus);
   recount(allocation);
 }
 
@@ -227,12 +229,20 @@ void ClusterState::recount_tray(int tray) {
   --by_free[free_in_tray_[tray]];
   ++by_free[free];
   idle_total_ += idle_delta;
+  const bool had_cpus_idle = idle_with_cpus(tray);
   free_in_tray_[tray] = free;
+  idle_trays_with_cpus_ += int{idle_with_cpus(tray)} - int{had_cpus_idle};
   int& domain_free = free_in_domain_[domain];
   --domains_by_free_[domain_free];
   domain_free += delta;
   ++domains_by_free_[domain_free];
   free_total_ += delta;
+}
+
+void ClusterState::change_cpus(int tray, int cpus) {
+  const bool had = idle_with_cpus(tray);
+  cpus_used_[tray] += cpus;
+  idle_trays_with_cpus_ += int{idle_with_cpus(tray)} - int{had};
 }
 
 void ClusterState::move_tray_bucket(int tray, int from, int to) {

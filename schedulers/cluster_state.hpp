@@ -97,7 +97,12 @@ class ClusterState {
   int domains_with_idle_trays(int idle) const { return domains_by_idle_[idle]; }
   // The maximal runs of trays with a free GPU, in tray order (domain boundaries do not end a run).
   // O(trays / 64 + runs): read a word of trays at a time from the trays indexed by free count.
-  std::vector<TrayRun> free_tray_runs() const;
+  std::vector<TrayRun> free_tray_runs() const { return tray_runs(1); }
+  // The maximal runs of idle trays, the same way.
+  std::vector<TrayRun> idle_tray_runs() const { return tray_runs(shape_.gpus_per_tray); }
+  // Idle trays on which allocations still hold CPUs. None while every allocation's CPUs are on trays of its
+  // GPUs, as nvlsim's policies give them; then every idle tray has all its CPUs free.
+  int idle_trays_with_cpus_used() const { return idle_trays_with_cpus_; }
   int free_gpus() const { return free_total_; }
   // Trays with every GPU free, machine-wide.
   int idle_trays() const { return idle_total_; }
@@ -127,6 +132,11 @@ class ClusterState {
   int* tray_counts_of_domain(int domain) {
     return const_cast<int*>(std::as_const(*this).tray_counts_of_domain(domain));
   }
+  std::vector<TrayRun> tray_runs(int min_free) const;
+  bool idle_with_cpus(int tray) const {
+    return free_in_tray_[tray] == shape_.gpus_per_tray && cpus_used_[tray] > 0;
+  }
+  void change_cpus(int tray, int cpus);
   void recount(const Allocation& allocation);
   void recount_tray(int tray);
   void move_tray_bucket(int tray, int from, int to);
@@ -161,6 +171,7 @@ class ClusterState {
   int down_total_ = 0;
   int busy_total_ = 0;
   int allocated_total_ = 0;
+  int idle_trays_with_cpus_ = 0;
   std::uint64_t down_changes_ = 0;
 };
 

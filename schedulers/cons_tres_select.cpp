@@ -257,6 +257,15 @@ std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, con
   return trays;
 }
 
+std::optional<std::vector<int>> eval_offers(const ClusterState& state, const JobRequest& request) {
+  thread_local std::vector<NodeOffer> nodes;  // kept between calls, as placements are millions
+  nodes.clear();
+  state.for_each_tray_with_free_gpus([&](int tray) {
+    if (auto node = offer(state, tray, request)) nodes.push_back(*node);
+  });
+  return eval_nodes(nodes, request, initial_demand(state, request));
+}
+
 Allocation pick_gpus(const ClusterState& state, std::span<const int> trays, const JobRequest& request) {
   const ClusterShape& shape = state.shape();
   // How many GPUs each node gives. First pass (_set_job_bits1): a node takes its lowest free GPUs, leaving

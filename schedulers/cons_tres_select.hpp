@@ -54,6 +54,10 @@ void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand)
 std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, const JobRequest& request,
                                            Demand demand);
 
+// eval_nodes over the offers of every tray with a free GPU, ascending: the whole of Slurm's choice of nodes
+// without a topology. O(trays / 64 + trays with a free GPU).
+std::optional<std::vector<int>> eval_offers(const ClusterState& state, const JobRequest& request);
+
 // The GPUs (and CPUs) Slurm gives the job on the chosen trays: for a per-job count each node in order
 // takes its lowest free GPUs, at most what leaves one for every later node; for a per-node request every
 // GPU of each tray.

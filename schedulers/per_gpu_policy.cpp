@@ -1,8 +1,8 @@
 #include "schedulers/per_gpu_policy.hpp"
 
 #include <stdexcept>
-#include <vector>
 
+#include "schedulers/cons_tres_idle_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
 #include "schedulers/shard_select.hpp"
 
@@ -12,12 +12,8 @@ std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const J
   if (request.gpus < 1) throw std::invalid_argument("per-gpu: a request needs at least one GPU");
   if (request.shards > 0) return cons_tres::place_shards(state, request);
   if (!may_fit(state, request)) return std::nullopt;
-  thread_local std::vector<cons_tres::NodeOffer> nodes;  // kept between calls, as placements are millions
-  nodes.clear();
-  state.for_each_tray_with_free_gpus([&](int tray) {
-    if (auto node = cons_tres::offer(state, tray, request)) nodes.push_back(*node);
-  });
-  const auto trays = cons_tres::eval_nodes(nodes, request, cons_tres::initial_demand(state, request));
+  const auto trays = cons_tres::idle_runs_decide(state, request) ? cons_tres::eval_idle_runs(state, request)
+                                                                 : cons_tres::eval_offers(state, request);
   if (!trays) return std::nullopt;
   return cons_tres::pick_gpus(state, *trays, request);
 }

@@ -149,12 +149,20 @@ void require_indexes_match(const ClusterState& state) {
   std::vector<int> first_with(shape.gpus_per_tray + 1, -1);
   std::vector<int> domains(shape.gpus_per_domain() + 1, 0);
   std::vector<TrayRun> runs;
+  std::vector<TrayRun> idle_runs;
+  int idle_with_cpus = 0;
   for (int tray = 0; tray < shape.trays(); ++tray) {
     int free = 0;
     for (int gpu = shape.first_gpu_of_tray(tray); gpu < shape.first_gpu_of_tray(tray + 1); ++gpu)
       free += state.gpu_free(gpu);
     REQUIRE(state.free_gpus_in_tray(tray) == free);
     if (first_with[free] < 0) first_with[free] = tray;
+    if (free == shape.gpus_per_tray) {
+      idle_with_cpus += state.free_cpus_in_tray(tray) < shape.cpus_per_tray;
+      if (idle_runs.empty() || idle_runs.back().end_tray != tray) idle_runs.push_back({tray, tray, 0});
+      idle_runs.back().end_tray = tray + 1;
+      idle_runs.back().free += free;
+    }
     if (free == 0) continue;
     if (runs.empty() || runs.back().end_tray != tray) runs.push_back({tray, tray, 0});
     runs.back().end_tray = tray + 1;
@@ -183,6 +191,8 @@ void require_indexes_match(const ClusterState& state) {
     }
   }
   REQUIRE(same_runs(state.free_tray_runs(), runs));
+  REQUIRE(same_runs(state.idle_tray_runs(), idle_runs));
+  REQUIRE(state.idle_trays_with_cpus_used() == idle_with_cpus);
 }
 
 }  // namespace
@@ -207,6 +217,7 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   CHECK(state.first_tray_with_free(4) == 60);
   CHECK(state.first_tray_with_free(0) == 0);
   CHECK(same_runs(state.free_tray_runs(), {{60, 71, 43}, {72, 130, 232}}));
+  CHECK(same_runs(state.idle_tray_runs(), {{60, 64, 16}, {65, 71, 24}, {72, 130, 232}}));
   require_indexes_match(state);
 }
 
@@ -241,6 +252,8 @@ void random_steps(ClusterState& state, std::mt19937& rng, int new_job_ops, NewJo
 }  // namespace
 
 TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
+  // Runs of trays with a free GPU and of idle trays, and the idle trays whose CPUs are in use, are
+  // checked too (require_indexes_match).
   ClusterState state(kEightRacks);
   std::mt19937 rng(12345);
   const auto new_job = [&state](int op, std::mt19937& r) -> std::optional<Allocation> {
@@ -256,6 +269,12 @@ TEST_CASE("the indexes by free count follow random applies, releases and failure
     const int tray = kEightRacks.tray_of_gpu(free.front());
     if (op == 0)
       for (int t = tray; t < std::min(tray + 3, kEightRacks.trays()); ++t) a.held_trays.push_back(t);
+    // Sometimes a CPU on its first tray and one on a tray it may have no GPU of, idle or not.
+    if (op == 1) {
+      a.cpus.push_back({tray, 2});
+      const int other = std::uniform_int_distribution<int>(0, kEightRacks.trays() - 1)(r);
+      if (other != tray) a.cpus.push_back({other, 1});
+    }
     return a;
   };
   random_steps(state, rng, 5, new_job, [](const std::vector<Allocation>&) {});

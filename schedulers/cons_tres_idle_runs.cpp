@@ -1,0 +1,56 @@
+#include "schedulers/cons_tres_idle_runs.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace nvlsim::cons_tres {
+namespace {
+
+int length(const TrayRun& run) {
+  return run.end_tray - run.first_tray;
+}
+
+}  // namespace
+
+bool idle_runs_decide(const ClusterState& state, const JobRequest& request) {
+  return request.shards == 0 && request.shape == RequestShape::nodes && request.cpus_per_gpu == 0 &&
+         state.shape().cpus_per_tray > 0 && state.idle_trays_with_cpus_used() == 0;
+}
+
+std::optional<std::vector<int>> eval_idle_runs(const ClusterState& state, const JobRequest& request) {
+  int need = request.gpus / state.shape().gpus_per_tray;
+  std::vector<TrayRun> runs = state.idle_tray_runs();
+  std::vector<int> trays;
+  const auto take = [&](const TrayRun& run, int count) {
+    for (int tray = run.first_tray; tray < run.first_tray + count; ++tray) trays.push_back(tray);
+    need -= count;
+  };
+  // The first round in one scan, as most requests end there: the shortest run that holds them all.
+  const TrayRun* shortest = nullptr;
+  for (const TrayRun& run : runs)
+    if (length(run) >= need && (shortest == nullptr || length(run) < length(*shortest))) shortest = &run;
+  if (shortest != nullptr) {
+    take(*shortest, need);
+    return trays;
+  }
+  // Else the runs longest first, the first on ties: each round takes the next whole, until the rest of
+  // the runs hold what is still needed; then the shortest of those that hold it, the first on ties.
+  std::sort(runs.begin(), runs.end(), [](const TrayRun& a, const TrayRun& b) {
+    return length(a) > length(b) || (length(a) == length(b) && a.first_tray < b.first_tray);
+  });
+  for (auto next = runs.begin(); next != runs.end(); ++next) {
+    if (length(*next) < need) {
+      take(*next, length(*next));
+      continue;
+    }
+    const auto holding =
+        std::partition_point(next, runs.end(), [&](const TrayRun& r) { return length(r) >= need; });
+    const int fewest = length(*std::prev(holding));
+    take(*std::partition_point(next, holding, [&](const TrayRun& r) { return length(r) > fewest; }), need);
+    std::sort(trays.begin(), trays.end());
+    return trays;
+  }
+  return std::nullopt;
+}
+
+}  // namespace nvlsim::cons_tres

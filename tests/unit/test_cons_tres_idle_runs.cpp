@@ -1,0 +1,107 @@
+// cons_tres's choice for whole-tray requests read from the runs of idle trays, against eval_nodes over
+// every tray's offer, on machines fragmented by random jobs, releases and failures.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/cons_tres_idle_runs.hpp"
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/per_gpu_policy.hpp"
+
+using nvlsim::Allocation;
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+using nvlsim::JobRequest;
+using nvlsim::RequestShape;
+
+namespace {
+
+constexpr ClusterShape kFourRacks{4, 18, 4};  // 72 trays: runs of every length, and long jobs many rounds
+
+JobRequest whole_trays(int nodes, int cpus_per_gpu = 0) {
+  return {nodes * kFourRacks.gpus_per_tray, RequestShape::nodes, cpus_per_gpu};
+}
+
+bool contiguous(const std::vector<int>& trays) {
+  return trays.empty() || trays.back() - trays.front() + 1 == static_cast<int>(trays.size());
+}
+
+}  // namespace
+
+TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays", "[per_gpu][cons_tres]") {
+  ClusterState state(kFourRacks);
+  const nvlsim::PerGpuPolicy policy;
+  std::mt19937 rng(2026);
+  std::vector<Allocation> running;
+  int compared = 0, several_runs = 0, none = 0, not_decided = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+    if (op < 5) {
+      // A job as per-gpu places it: 1..6 GPUs anywhere or 1..8 whole trays.
+      const bool nodes = op < 2;
+      JobRequest request = nodes ? whole_trays(std::uniform_int_distribution<int>(1, 8)(rng))
+                                 : JobRequest{std::uniform_int_distribution<int>(1, 6)(rng)};
+      if (std::optional<Allocation> placed = policy.place(state, request)) {
+        // Now and then a CPU on some other tray, as Slurm may report a job's cores: an idle tray with cores
+        // in use is no longer offered whole, and the idle runs must not decide.
+        if (op == 4)
+          placed->cpus.push_back({std::uniform_int_distribution<int>(0, kFourRacks.trays() - 1)(rng), 1});
+        state.apply(*placed);
+        running.push_back(std::move(*placed));
+      }
+    } else if (op < 9 && !running.empty()) {
+      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
+      state.release(running[i]);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      const int gpu = std::uniform_int_distribution<int>(0, kFourRacks.gpus() - 1)(rng);
+      state.set_down(gpu, !state.gpu_down(gpu));
+    }
+    for (const int nodes : {1, 2, 3, 5, 8, 13, 21, 34}) {
+      INFO("step " << step << ", " << nodes << " trays");
+      const JobRequest request = whole_trays(nodes);
+      if (!nvlsim::cons_tres::idle_runs_decide(state, request)) {
+        REQUIRE(state.idle_trays_with_cpus_used() > 0);
+        ++not_decided;
+        continue;
+      }
+      const auto fast = nvlsim::cons_tres::eval_idle_runs(state, request);
+      REQUIRE(fast == nvlsim::cons_tres::eval_offers(state, request));
+      ++compared;
+      if (!fast) ++none;
+      if (fast && !contiguous(*fast)) ++several_runs;
+    }
+  }
+  // The comparison saw what it is about: answers over several runs, requests that did not fit, and
+  // states where the runs could not decide.
+  CHECK(compared > 10000);
+  CHECK(several_runs > 500);
+  CHECK(none > 500);
+  CHECK(not_decided > 100);
+}
+
+TEST_CASE("idle runs decide only whole-tray requests without a CPU share or shards", "[per_gpu][cons_tres]") {
+  ClusterState state(kFourRacks);
+  CHECK(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, JobRequest{8}));
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2, 1)));
+  JobRequest shards = whole_trays(2);
+  shards.shards = 1;
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, shards));
+  ClusterShape coreless = kFourRacks;
+  coreless.cpus_per_tray = 0;
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(ClusterState(coreless), whole_trays(2)));
+  // A core in use on an idle tray (a job with no GPU there) stops them; its release lets them decide again.
+  const Allocation cores_elsewhere{{0}, {}, {{0, 1}, {5, 1}}};
+  state.apply(cores_elsewhere);
+  CHECK(state.idle_trays_with_cpus_used() == 1);
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+  state.release(cores_elsewhere);
+  CHECK(state.idle_trays_with_cpus_used() == 0);
+  CHECK(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+}
