@@ -75,9 +75,16 @@ class ClusterState {
   // looks only at trays it could use.
   template <typename Visit>
   void for_each_tray_with_free_gpus(Visit&& visit) const {
+    for_each_tray_with_at_least(1, visit);
+  }
+  // The same for every tray with at least `free` (1..gpus_per_tray) free GPUs.
+  template <typename Visit>
+  void for_each_tray_with_at_least(int free, Visit&& visit) const {
     const int trays = shape_.trays();
     for (std::size_t w = 0; w < words_; ++w) {
-      std::uint64_t usable = ~trays_by_free_[w];  // not in bucket 0
+      std::uint64_t usable = 0;
+      for (int k = free; k <= shape_.gpus_per_tray; ++k)
+        usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
       const int base = static_cast<int>(w * 64);
       if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
       for (; usable != 0; usable &= usable - 1) visit(base + std::countr_zero(usable));

@@ -1,19 +1,31 @@
 #include "schedulers/per_gpu_policy.hpp"
 
 #include <stdexcept>
+#include <vector>
 
-#include "schedulers/cons_tres_idle_runs.hpp"
+#include "schedulers/cons_tres_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
 #include "schedulers/shard_select.hpp"
 
 namespace nvlsim {
+namespace {
+
+// cons_tres's nodes for the request: from the runs of trays where they decide, else from every offer.
+std::optional<std::vector<int>> choose_trays(const ClusterState& state, const JobRequest& request) {
+  if (cons_tres::idle_runs_decide(state, request)) return cons_tres::eval_idle_runs(state, request);
+  if (cons_tres::one_tray_may_decide(request))
+    if (const std::optional<int> tray = cons_tres::eval_one_tray(state, request))
+      return std::vector<int>{*tray};
+  return cons_tres::eval_offers(state, request);
+}
+
+}  // namespace
 
 std::optional<Allocation> PerGpuPolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("per-gpu: a request needs at least one GPU");
   if (request.shards > 0) return cons_tres::place_shards(state, request);
   if (!may_fit(state, request)) return std::nullopt;
-  const auto trays = cons_tres::idle_runs_decide(state, request) ? cons_tres::eval_idle_runs(state, request)
-                                                                 : cons_tres::eval_offers(state, request);
+  const auto trays = choose_trays(state, request);
   if (!trays) return std::nullopt;
   return cons_tres::pick_gpus(state, *trays, request);
 }

@@ -16,8 +16,9 @@ class PerGpuPolicy final : public PlacementPolicy {
   const std::string& name() const override { return name_; }
   // Slurm 22.05's select/cons_tres without a topology plugin (schedulers/cons_tres_select.hpp), decision
   // for decision as tests/slurm_oracle checks it against the real Slurm. O(trays / 64 + trays with a
-  // free GPU) per call; O(trays / 64 + runs of idle trays) for a whole-tray request without a CPU share
-  // (schedulers/cons_tres_idle_runs.hpp). A shard request is placed as Slurm places `-N gpus --gres=shard:K`
+  // free GPU) per call; without a CPU share, O(trays / 64 + runs of idle trays) for a whole-tray request
+  // and O(trays / 64 + trays with its GPUs free), in a tight loop, for one of at most a tray's GPUs
+  // (schedulers/cons_tres_runs.hpp). A shard request is placed as Slurm places `-N gpus --gres=shard:K`
   // (schedulers/shard_select.hpp; O(trays x GPUs per tray)); more shards than a GPU has never fit.
   // Throws std::invalid_argument for fewer than 1 GPU (1 tray).
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;

@@ -1,7 +1,8 @@
-#include "schedulers/cons_tres_idle_runs.hpp"
+#include "schedulers/cons_tres_runs.hpp"
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 namespace nvlsim::cons_tres {
 namespace {
@@ -51,6 +52,40 @@ std::optional<std::vector<int>> eval_idle_runs(const ClusterState& state, const 
     return trays;
   }
   return std::nullopt;
+}
+
+bool one_tray_may_decide(const JobRequest& request) {
+  return request.shards == 0 && request.shape == RequestShape::gpus && request.cpus_per_gpu == 0 &&
+         request.gpus >= 1;
+}
+
+std::optional<int> eval_one_tray(const ClusterState& state, const JobRequest& request) {
+  if (request.gpus > state.shape().gpus_per_tray) return std::nullopt;
+  // The run being read: one past its last tray, its free cores, and its tray with the fewest.
+  int run_end = -1;
+  int run_cpus = 0;
+  int run_pick = -1;
+  int best_cpus = std::numeric_limits<int>::max();
+  int best_pick = -1;
+  const auto close_run = [&] {
+    if (run_pick >= 0 && run_cpus < best_cpus) {
+      best_cpus = run_cpus;
+      best_pick = run_pick;
+    }
+    run_cpus = 0;
+    run_pick = -1;
+  };
+  state.for_each_tray_with_at_least(request.gpus, [&](int tray) {
+    const int cpus = state.free_cpus_in_tray(tray);
+    if (tray != run_end) close_run();  // a gap or another weight
+    if (cpus == 0) return;             // never offered: the next tray starts another run
+    run_cpus += cpus;
+    run_end = tray + 1;
+    if (run_pick < 0 || cpus < state.free_cpus_in_tray(run_pick)) run_pick = tray;
+  });
+  close_run();
+  if (best_pick < 0) return std::nullopt;
+  return best_pick;
 }
 
 }  // namespace nvlsim::cons_tres

@@ -1,0 +1,158 @@
+// cons_tres's choice read from the state's trays by free count (whole-tray requests from the runs of idle
+// trays, requests of at most a tray's GPUs from the trays with them free), against eval_nodes over every
+// tray's offer, on machines fragmented by random jobs, releases and failures.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/cons_tres_runs.hpp"
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/per_gpu_policy.hpp"
+
+using nvlsim::Allocation;
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+using nvlsim::JobRequest;
+using nvlsim::RequestShape;
+
+namespace {
+
+constexpr ClusterShape kFourRacks{4, 18, 4};  // 72 trays: runs of every length, and long jobs many rounds
+
+JobRequest whole_trays(int nodes, int cpus_per_gpu = 0) {
+  return {nodes * kFourRacks.gpus_per_tray, RequestShape::nodes, cpus_per_gpu};
+}
+
+bool contiguous(const std::vector<int>& trays) {
+  return trays.empty() || trays.back() - trays.front() + 1 == static_cast<int>(trays.size());
+}
+
+// 3,000 random steps on a machine of `shape`: jobs as per-gpu places them (1..6 GPUs anywhere or 1..8
+// whole trays), releases, GPUs going down or up; now and then a job also holds a core on some other tray
+// (as Slurm may report a job's cores: an idle tray with cores in use is no longer offered whole) or every
+// free core of its first tray (a tray with free GPUs and no core is never offered). check(state) after each.
+template <class Check>
+void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
+  ClusterState state(shape);
+  const nvlsim::PerGpuPolicy policy;
+  std::mt19937 rng(seed);
+  std::vector<Allocation> running;
+  for (int step = 0; step < 3000; ++step) {
+    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+    if (op < 5) {
+      const bool nodes = op < 2;
+      JobRequest request = nodes ? whole_trays(std::uniform_int_distribution<int>(1, 8)(rng))
+                                 : JobRequest{std::uniform_int_distribution<int>(1, 6)(rng)};
+      if (std::optional<Allocation> placed = policy.place(state, request)) {
+        const int first = shape.tray_of_gpu(placed->gpus.front());
+        const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(rng);
+        if (op == 4 && state.free_cpus_in_tray(other) >= 2) placed->cpus.push_back({other, 1});
+        if (op == 3 && placed->cpus.size() == 1) placed->cpus = {{first, state.free_cpus_in_tray(first)}};
+        state.apply(*placed);
+        running.push_back(std::move(*placed));
+      }
+    } else if (op < 9 && !running.empty()) {
+      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
+      state.release(running[i]);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      const int gpu = std::uniform_int_distribution<int>(0, shape.gpus() - 1)(rng);
+      state.set_down(gpu, !state.gpu_down(gpu));
+    }
+    INFO("step " << step);
+    check(state);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays", "[per_gpu][cons_tres]") {
+  int compared = 0, several_runs = 0, none = 0, not_decided = 0;
+  random_machine(kFourRacks, 2026, [&](const ClusterState& state) {
+    for (const int nodes : {1, 2, 3, 5, 8, 13, 21, 34}) {
+      INFO(nodes << " trays");
+      const JobRequest request = whole_trays(nodes);
+      if (!nvlsim::cons_tres::idle_runs_decide(state, request)) {
+        REQUIRE(state.idle_trays_with_cpus_used() > 0);
+        ++not_decided;
+        continue;
+      }
+      const auto fast = nvlsim::cons_tres::eval_idle_runs(state, request);
+      REQUIRE(fast == nvlsim::cons_tres::eval_offers(state, request));
+      ++compared;
+      if (!fast) ++none;
+      if (fast && !contiguous(*fast)) ++several_runs;
+    }
+  });
+  // The comparison saw what it is about: answers over several runs, requests that did not fit, and
+  // states where the runs could not decide.
+  CHECK(compared > 10000);
+  CHECK(several_runs > 500);
+  CHECK(none > 500);
+  CHECK(not_decided > 100);
+}
+
+TEST_CASE("requests of at most a tray's GPUs read from the trays get eval_nodes' tray",
+          "[per_gpu][cons_tres]") {
+  // Trays of 144 cores, and of 3, where cores run out before GPUs and runs differ by their cores.
+  ClusterShape few_cores = kFourRacks;
+  few_cores.cpus_per_tray = 3;
+  for (const ClusterShape& shape : {kFourRacks, few_cores}) {
+    INFO(shape.cpus_per_tray << " cores per tray");
+    int compared = 0, undecided = 0, coreless = 0;
+    std::vector<int> picked(shape.trays(), 0);
+    random_machine(shape, 7, [&](const ClusterState& state) {
+      for (int tray = 0; tray < shape.trays(); ++tray)
+        coreless += state.free_gpus_in_tray(tray) > 0 && state.free_cpus_in_tray(tray) == 0;
+      for (int gpus = 1; gpus <= shape.gpus_per_tray; ++gpus) {
+        INFO(gpus << " GPUs");
+        const JobRequest request{gpus};
+        REQUIRE(nvlsim::cons_tres::one_tray_may_decide(request));
+        const std::optional<int> tray = nvlsim::cons_tres::eval_one_tray(state, request);
+        if (!tray) {
+          ++undecided;
+          continue;
+        }
+        REQUIRE(nvlsim::cons_tres::eval_offers(state, request) == std::vector<int>{*tray});
+        ++compared;
+        ++picked[*tray];
+      }
+    });
+    CHECK(compared > 5000);
+    CHECK(undecided > 100);  // no tray with the GPUs free: eval_offers decides
+    CHECK(coreless > 100);   // trays with free GPUs and no core were there to be passed over
+    CHECK(std::count(picked.begin(), picked.end(), 0) < shape.trays() / 2);  // choices all over the machine
+  }
+  CHECK_FALSE(nvlsim::cons_tres::one_tray_may_decide(whole_trays(1)));
+  CHECK_FALSE(nvlsim::cons_tres::one_tray_may_decide(JobRequest{2, RequestShape::gpus, 1}));
+  JobRequest shards{1};
+  shards.shards = 1;
+  CHECK_FALSE(nvlsim::cons_tres::one_tray_may_decide(shards));
+  CHECK_FALSE(nvlsim::cons_tres::eval_one_tray(ClusterState(kFourRacks), JobRequest{5}));
+}
+
+TEST_CASE("idle runs decide only whole-tray requests without a CPU share or shards", "[per_gpu][cons_tres]") {
+  ClusterState state(kFourRacks);
+  CHECK(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, JobRequest{8}));
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2, 1)));
+  JobRequest shards = whole_trays(2);
+  shards.shards = 1;
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, shards));
+  ClusterShape coreless = kFourRacks;
+  coreless.cpus_per_tray = 0;
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(ClusterState(coreless), whole_trays(2)));
+  // A core in use on an idle tray (a job with no GPU there) stops them; its release lets them decide again.
+  const Allocation cores_elsewhere{{0}, {}, {{0, 1}, {5, 1}}};
+  state.apply(cores_elsewhere);
+  CHECK(state.idle_trays_with_cpus_used() == 1);
+  CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+  state.release(cores_elsewhere);
+  CHECK(state.idle_trays_with_cpus_used() == 0);
+  CHECK(nvlsim::cons_tres::idle_runs_decide(state, whole_trays(2)));
+}
