@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "random_steps.hpp"
 #include "schedulers/cluster_state.hpp"
 
 using nvlsim::Allocation;
@@ -221,36 +222,6 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   require_indexes_match(state);
 }
 
-namespace {
-
-// 2,000 random steps on the state: with `new_job_ops` chances in 10 the job new_job(op, rng) gives (none:
-// nothing), else the release of a random running job, and one chance in 10 a GPU going down or up again;
-// after each step check(applied), with the allocations running.
-template <class NewJob, class Check>
-void random_steps(ClusterState& state, std::mt19937& rng, int new_job_ops, NewJob new_job, Check check) {
-  std::vector<Allocation> applied;
-  for (int step = 0; step < 2000; ++step) {
-    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
-    if (op < new_job_ops) {
-      std::optional<Allocation> a = new_job(op, rng);
-      if (!a) continue;
-      state.apply(*a);
-      applied.push_back(std::move(*a));
-    } else if (op < 9 && !applied.empty()) {
-      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, applied.size() - 1)(rng);
-      state.release(applied[i]);
-      applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      const int gpu = std::uniform_int_distribution<int>(0, state.shape().gpus() - 1)(rng);
-      state.set_down(gpu, !state.gpu_down(gpu));
-    }
-    require_indexes_match(state);
-    check(applied);
-  }
-}
-
-}  // namespace
-
 TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
   // Runs of trays with a free GPU and of idle trays, and the idle trays whose CPUs are in use, are
   // checked too (require_indexes_match).
@@ -277,7 +248,8 @@ TEST_CASE("the indexes by free count follow random applies, releases and failure
     }
     return a;
   };
-  random_steps(state, rng, 5, new_job, [](const std::vector<Allocation>&) {});
+  nvlsim::test::random_steps(state, rng, 2000, 5, new_job,
+                             [&state](const std::vector<Allocation>&) { require_indexes_match(state); });
 }
 
 namespace {
@@ -369,7 +341,8 @@ TEST_CASE("the indexes follow random mixes of whole-GPU and shard jobs", "[clust
     std::sort(candidates.begin(), candidates.end());
     return shards_on(candidates, shards);
   };
-  random_steps(state, rng, 6, new_job, [&state](const std::vector<Allocation>& applied) {
+  nvlsim::test::random_steps(state, rng, 2000, 6, new_job, [&state](const std::vector<Allocation>& applied) {
+    require_indexes_match(state);
     // Shards per GPU and GPUs in use, recounted from the running jobs.
     std::vector<int> shards(kEightRacks.gpus(), 0), whole(kEightRacks.gpus(), 0);
     for (const Allocation& a : applied)

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "random_steps.hpp"
 #include "schedulers/cluster_state.hpp"
 #include "schedulers/cons_tres_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
@@ -41,32 +42,20 @@ void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
   ClusterState state(shape);
   const nvlsim::PerGpuPolicy policy;
   std::mt19937 rng(seed);
-  std::vector<Allocation> running;
-  for (int step = 0; step < 3000; ++step) {
-    const int op = std::uniform_int_distribution<int>(0, 9)(rng);
-    if (op < 5) {
-      const bool nodes = op < 2;
-      JobRequest request = nodes ? whole_trays(std::uniform_int_distribution<int>(1, 8)(rng))
-                                 : JobRequest{std::uniform_int_distribution<int>(1, 6)(rng)};
-      if (std::optional<Allocation> placed = policy.place(state, request)) {
-        const int first = shape.tray_of_gpu(placed->gpus.front());
-        const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(rng);
-        if (op == 4 && state.free_cpus_in_tray(other) >= 2) placed->cpus.push_back({other, 1});
-        if (op == 3 && placed->cpus.size() == 1) placed->cpus = {{first, state.free_cpus_in_tray(first)}};
-        state.apply(*placed);
-        running.push_back(std::move(*placed));
-      }
-    } else if (op < 9 && !running.empty()) {
-      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
-      state.release(running[i]);
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      const int gpu = std::uniform_int_distribution<int>(0, shape.gpus() - 1)(rng);
-      state.set_down(gpu, !state.gpu_down(gpu));
-    }
-    INFO("step " << step);
-    check(state);
-  }
+  const auto new_job = [&](int op, std::mt19937& r) -> std::optional<Allocation> {
+    const bool nodes = op < 2;
+    const JobRequest request = nodes ? whole_trays(std::uniform_int_distribution<int>(1, 8)(r))
+                                     : JobRequest{std::uniform_int_distribution<int>(1, 6)(r)};
+    std::optional<Allocation> placed = policy.place(state, request);
+    if (!placed) return std::nullopt;
+    const int first = shape.tray_of_gpu(placed->gpus.front());
+    const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(r);
+    if (op == 4 && state.free_cpus_in_tray(other) >= 2) placed->cpus.push_back({other, 1});
+    if (op == 3 && placed->cpus.size() == 1) placed->cpus = {{first, state.free_cpus_in_tray(first)}};
+    return placed;
+  };
+  nvlsim::test::random_steps(state, rng, 3000, 5, new_job,
+                             [&](const std::vector<Allocation>&) { check(state); });
 }
 
 }  // namespace
