@@ -54,6 +54,15 @@ std::optional<std::vector<int>> eval_idle_runs(const ClusterState& state, const 
   return std::nullopt;
 }
 
+void idle_offers(const ClusterState& state, const JobRequest& request, std::vector<NodeOffer>& out) {
+  const int any_idle = state.first_tray_with_free(state.shape().gpus_per_tray);
+  if (any_idle < 0) return;
+  // What offer() gives an idle tray: all its cores and GPUs, weighed by the GPUs it gives this job.
+  NodeOffer idle = *offer(state, any_idle, request);
+  for (const TrayRun& run : state.idle_tray_runs())
+    for (idle.tray = run.first_tray; idle.tray < run.end_tray; ++idle.tray) out.push_back(idle);
+}
+
 bool one_tray_may_decide(const JobRequest& request) {
   return request.shards == 0 && request.shape == RequestShape::gpus && request.cpus_per_gpu == 0 &&
          request.gpus >= 1;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "schedulers/cluster_state.hpp"
+#include "schedulers/cons_tres_select.hpp"
 #include "schedulers/job_request.hpp"
 
 namespace nvlsim::cons_tres {
@@ -24,6 +25,11 @@ bool idle_runs_decide(const ClusterState& state, const JobRequest& request);
 // O(trays / 64 + idle runs), and a sort of the runs when one round does not suffice. Requires
 // idle_runs_decide.
 std::optional<std::vector<int>> eval_idle_runs(const ClusterState& state, const JobRequest& request);
+
+// Appends to `out` the offers of every tray with a free GPU to such a request, ascending, read from the idle
+// runs: every offer is an idle tray with all its GPUs and cores at one weight. The list cons_tres::offer
+// gives tray by tray, in O(trays / 64 + idle trays). Requires idle_runs_decide.
+void idle_offers(const ClusterState& state, const JobRequest& request, std::vector<NodeOffer>& out);
 
 // Whether eval_one_tray may answer the request: at most a tray's GPUs anywhere (--gpus=G), without a CPU
 // share or shards.

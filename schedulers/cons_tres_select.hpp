@@ -19,6 +19,7 @@ struct NodeOffer {
   int cpus = 0;    // cores the job may use here (its free cores)
   int gpus = 0;    // GPUs the job may use here (free GPUs, fewer when its CPU share runs short)
   int weight = 0;  // scheduling weight: lower first; nodes offering more of the job's GPUs are lower
+  bool operator==(const NodeOffer&) const = default;
 };
 
 // The job's totals as _eval_nodes counts them down.

@@ -36,14 +36,32 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
   thread_local std::vector<Offered> below;  // top switches only
   attached.assign(static_cast<std::size_t>(switches) * weights, 0);
   below.assign(static_cast<std::size_t>(switches) * weights, Offered{});
+  // Summed over each stretch of nodes with one switch and weight before they are added: the nodes come by
+  // tray, a switch's trays in a row, and adding each node to the counters in memory made every addition
+  // wait for the one before.
+  int home = -1;
+  int weight = 0;
+  Offered stretch;
+  const auto add_stretch = [&] {
+    if (stretch.nodes == 0) return;
+    attached[at(home, weight)] += stretch.nodes;
+    Offered& o = below[at(root_[home], weight)];
+    o.nodes += stretch.nodes;
+    o.cpus += stretch.cpus;
+    o.gpus += stretch.gpus;
+    stretch = {};
+  };
   for (const cons_tres::NodeOffer& n : node) {
-    const int home = home_[n.tray];
-    ++attached[at(home, n.weight - low)];
-    Offered& o = below[at(root_[home], n.weight - low)];
-    ++o.nodes;
-    o.cpus += n.cpus;
-    o.gpus += n.gpus;
+    if (home_[n.tray] != home || n.weight - low != weight) {
+      add_stretch();
+      home = home_[n.tray];
+      weight = n.weight - low;
+    }
+    ++stretch.nodes;
+    stretch.cpus += n.cpus;
+    stretch.gpus += n.gpus;
   }
+  add_stretch();
   thread_local std::vector<int> count, lowest;
   count.assign(switches, 0);
   lowest.assign(switches, std::numeric_limits<int>::max());

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "schedulers/cons_tres_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
 #include "schedulers/shard_select.hpp"
 
@@ -24,13 +25,18 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     if (!trays) return std::nullopt;
     return cons_tres::share_allocation(state, *trays, request);
   }
-  // The nodes Slurm considers, ascending.
+  // The nodes Slurm considers, ascending: for a whole-tray request the idle trays, read by runs.
   thread_local std::vector<cons_tres::NodeOffer> node;  // kept between calls, as placements are millions
   node.clear();
-  state.for_each_tray_with_free_gpus([&](int tray) {
-    if (!choice_.under_a_switch(tray)) return;
-    if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
-  });
+  if (cons_tres::idle_runs_decide(state, request)) {
+    cons_tres::idle_offers(state, request, node);
+    std::erase_if(node, [&](const cons_tres::NodeOffer& n) { return !choice_.under_a_switch(n.tray); });
+  } else {
+    state.for_each_tray_with_free_gpus([&](int tray) {
+      if (!choice_.under_a_switch(tray)) return;
+      if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
+    });
+  }
   const auto trays = choice_.choose(node, request, cons_tres::initial_demand(state, request));
   if (!trays) return std::nullopt;
   return cons_tres::pick_gpus(state, *trays, request);

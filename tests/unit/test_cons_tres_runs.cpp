@@ -60,9 +60,20 @@ void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
 
 }  // namespace
 
-TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays", "[per_gpu][cons_tres]") {
-  int compared = 0, several_runs = 0, none = 0, not_decided = 0;
+TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays and every offer",
+          "[per_gpu][cons_tres]") {
+  int compared = 0, several_runs = 0, none = 0, not_decided = 0, offers_compared = 0;
   random_machine(kFourRacks, 2026, [&](const ClusterState& state) {
+    // The offers tree reads from the idle runs are those of every tray.
+    if (nvlsim::cons_tres::idle_runs_decide(state, whole_trays(1))) {
+      std::vector<nvlsim::cons_tres::NodeOffer> every, idle;
+      state.for_each_tray_with_free_gpus([&](int tray) {
+        if (auto offer = nvlsim::cons_tres::offer(state, tray, whole_trays(1))) every.push_back(*offer);
+      });
+      nvlsim::cons_tres::idle_offers(state, whole_trays(1), idle);
+      REQUIRE(idle == every);
+      offers_compared += !every.empty();
+    }
     for (const int nodes : {1, 2, 3, 5, 8, 13, 21, 34}) {
       INFO(nodes << " trays");
       const JobRequest request = whole_trays(nodes);
@@ -84,6 +95,7 @@ TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays", "
   CHECK(several_runs > 500);
   CHECK(none > 500);
   CHECK(not_decided > 100);
+  CHECK(offers_compared > 1000);
 }
 
 TEST_CASE("requests of at most a tray's GPUs read from the trays get eval_nodes' tray",
