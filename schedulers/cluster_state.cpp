@@ -19,6 +19,8 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
+      cores_in_use_(words_, 0),
+      coreless_(words_, 0),
       domains_by_free_(shape.gpus_per_domain() + 1, 0),
       domains_by_idle_(shape.trays_per_domain + 1, 0),
       trays_in_domain_by_free_(static_cast<std::size_t>(shape.domains) * (shape.gpus_per_tray + 1), 0),
@@ -26,8 +28,10 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       idle_total_(shape.trays()) {
   if (shards_per_gpu < 1 || shards_per_gpu > 255)
     throw std::invalid_argument("ClusterState: shards per GPU must be 1..255");
-  for (int tray = 0; tray < shape.trays(); ++tray)
+  for (int tray = 0; tray < shape.trays(); ++tray) {
     trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
+    if (shape.cpus_per_tray == 0) coreless_[tray / 64] |= std::uint64_t{1} << (tray % 64);
+  }
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
   domains_by_idle_[shape.trays_per_domain] = shape.domains;
   for (int d = 0; d < shape.domains; ++d)
@@ -243,6 +247,10 @@ void ClusterState::change_cpus(int tray, int cpus) {
   const bool had = idle_with_cpus(tray);
   cpus_used_[tray] += cpus;
   idle_trays_with_cpus_ += int{idle_with_cpus(tray)} - int{had};
+  const std::size_t word = static_cast<std::size_t>(tray) / 64;
+  const std::uint64_t bit = std::uint64_t{1} << (tray % 64);
+  cores_in_use_[word] = cpus_used_[tray] > 0 ? cores_in_use_[word] | bit : cores_in_use_[word] & ~bit;
+  coreless_[word] = free_cpus_in_tray(tray) == 0 ? coreless_[word] | bit : coreless_[word] & ~bit;
 }
 
 void ClusterState::move_tray_bucket(int tray, int from, int to) {

@@ -90,6 +90,47 @@ class ClusterState {
       for (; usable != 0; usable &= usable - 1) visit(base + std::countr_zero(usable));
     }
   }
+  // Calls visit(first, end) for every maximal run [first, end) of trays with at least `free`
+  // (1..gpus_per_tray) free GPUs and a free core each, ascending. O(trays / 64 + runs).
+  template <typename Visit>
+  void for_each_run_with_at_least(int free, Visit&& visit) const {
+    const int trays = shape_.trays();
+    int open = -1;  // the first tray of a run that may go on into the next word
+    for (std::size_t w = 0; w < words_; ++w) {
+      std::uint64_t usable = 0;
+      for (int k = free; k <= shape_.gpus_per_tray; ++k)
+        usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
+      usable &= ~coreless_[w];
+      const int base = static_cast<int>(w * 64);
+      if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
+      if (open >= 0 && (usable & 1) == 0) {
+        visit(open, base);
+        open = -1;
+      }
+      while (usable != 0) {
+        const int first = std::countr_zero(usable);
+        const int end = first + std::countr_one(usable >> first);
+        if (open < 0) open = base + first;
+        if (end == 64) break;  // it may go on
+        visit(open, base + end);
+        open = -1;
+        usable &= ~((std::uint64_t{1} << end) - 1);
+      }
+    }
+    if (open >= 0) visit(open, trays);
+  }
+  // Calls visit(tray) for every tray of [first, end) with cores in use, ascending. O((end - first) / 64 +
+  // such trays).
+  template <typename Visit>
+  void for_each_tray_with_cores_used(int first, int end, Visit&& visit) const {
+    for (std::size_t w = static_cast<std::size_t>(first) / 64; w * 64 < static_cast<std::size_t>(end); ++w) {
+      std::uint64_t used = cores_in_use_[w];
+      const int base = static_cast<int>(w * 64);
+      if (first > base) used &= ~((std::uint64_t{1} << (first - base)) - 1);
+      if (end - base < 64) used &= (std::uint64_t{1} << (end - base)) - 1;
+      for (; used != 0; used &= used - 1) visit(base + std::countr_zero(used));
+    }
+  }
   // How many trays of the domain have at least `free` (0..gpus_per_tray) free GPUs. O(gpus_per_tray).
   int trays_in_domain_with_at_least(int domain, int free) const {
     int count = 0;
@@ -169,8 +210,10 @@ class ClusterState {
   // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;
-  std::vector<int> domains_by_free_;  // per free count: domains with that many free GPUs
-  std::vector<int> domains_by_idle_;  // per idle tray count: domains with that many idle trays
+  std::vector<std::uint64_t> cores_in_use_;  // bitset of trays: a job holds cores there
+  std::vector<std::uint64_t> coreless_;      // bitset of trays: no free core
+  std::vector<int> domains_by_free_;         // per free count: domains with that many free GPUs
+  std::vector<int> domains_by_idle_;         // per idle tray count: domains with that many idle trays
   // Per domain, per free count k = 0..gpus_per_tray: the domain's trays with k free GPUs.
   std::vector<int> trays_in_domain_by_free_;
   int free_total_ = 0;

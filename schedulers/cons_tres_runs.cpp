@@ -70,29 +70,28 @@ bool one_tray_may_decide(const JobRequest& request) {
 
 std::optional<int> eval_one_tray(const ClusterState& state, const JobRequest& request) {
   if (request.gpus > state.shape().gpus_per_tray) return std::nullopt;
-  // The run being read: one past its last tray, its free cores, and its tray with the fewest.
-  int run_end = -1;
-  int run_cpus = 0;
-  int run_pick = -1;
+  const int cores = state.shape().cpus_per_tray;
   int best_cpus = std::numeric_limits<int>::max();
   int best_pick = -1;
-  const auto close_run = [&] {
-    if (run_pick >= 0 && run_cpus < best_cpus) {
+  // A run's free cores are all of its trays' but those jobs hold, so only the trays with cores in use are
+  // visited; the fewest free cores in a run are on one of them, or, when it has none, on its first tray.
+  state.for_each_run_with_at_least(request.gpus, [&](int first, int end) {
+    int run_cpus = (end - first) * cores;
+    int pick = first;
+    int pick_cpus = cores;
+    state.for_each_tray_with_cores_used(first, end, [&](int tray) {
+      const int cpus = state.free_cpus_in_tray(tray);
+      run_cpus -= cores - cpus;
+      if (cpus < pick_cpus) {
+        pick_cpus = cpus;
+        pick = tray;
+      }
+    });
+    if (run_cpus < best_cpus) {
       best_cpus = run_cpus;
-      best_pick = run_pick;
+      best_pick = pick;
     }
-    run_cpus = 0;
-    run_pick = -1;
-  };
-  state.for_each_tray_with_at_least(request.gpus, [&](int tray) {
-    const int cpus = state.free_cpus_in_tray(tray);
-    if (tray != run_end) close_run();  // a gap or another weight
-    if (cpus == 0) return;             // never offered: the next tray starts another run
-    run_cpus += cpus;
-    run_end = tray + 1;
-    if (run_pick < 0 || cpus < state.free_cpus_in_tray(run_pick)) run_pick = tray;
   });
-  close_run();
   if (best_pick < 0) return std::nullopt;
   return best_pick;
 }

@@ -39,7 +39,7 @@ bool one_tray_may_decide(const JobRequest& request);
 // trays have the lowest weight and each suffices alone, so the first round takes the run of them (the
 // trays next to each other, each with cores) with the fewest free cores, the first on ties, and in it the
 // tray with the fewest, the first on ties. nullopt when no such tray exists (eval_offers then decides).
-// O(trays / 64 + trays with G GPUs free), a few operations each. Requires one_tray_may_decide.
+// O(trays / 64 + such runs + their trays with cores in use). Requires one_tray_may_decide.
 std::optional<int> eval_one_tray(const ClusterState& state, const JobRequest& request);
 
 }  // namespace nvlsim::cons_tres

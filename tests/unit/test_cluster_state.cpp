@@ -194,6 +194,25 @@ void require_indexes_match(const ClusterState& state) {
   REQUIRE(same_runs(state.free_tray_runs(), runs));
   REQUIRE(same_runs(state.idle_tray_runs(), idle_runs));
   REQUIRE(state.idle_trays_with_cpus_used() == idle_with_cpus);
+  // Runs of trays with k free GPUs and a core, and the trays with cores in use in some ranges.
+  for (int k = 1; k <= shape.gpus_per_tray; ++k) {
+    std::vector<std::pair<int, int>> want, got;
+    for (int tray = 0; tray < shape.trays(); ++tray) {
+      if (state.free_gpus_in_tray(tray) < k || state.free_cpus_in_tray(tray) == 0) continue;
+      if (want.empty() || want.back().second != tray) want.emplace_back(tray, tray);
+      want.back().second = tray + 1;
+    }
+    state.for_each_run_with_at_least(k, [&](int first, int end) { got.emplace_back(first, end); });
+    REQUIRE(got == want);
+  }
+  for (const auto& [first, end] : {std::pair{0, shape.trays()}, std::pair{1, 63}, std::pair{63, 130},
+                                   std::pair{64, 128}, std::pair{70, 71}}) {
+    std::vector<int> want, got;
+    for (int tray = first; tray < end; ++tray)
+      if (state.free_cpus_in_tray(tray) < shape.cpus_per_tray) want.push_back(tray);
+    state.for_each_tray_with_cores_used(first, end, [&](int tray) { got.push_back(tray); });
+    REQUIRE(got == want);
+  }
 }
 
 }  // namespace
@@ -223,33 +242,40 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
 }
 
 TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
-  // Runs of trays with a free GPU and of idle trays, and the idle trays whose CPUs are in use, are
-  // checked too (require_indexes_match).
-  ClusterState state(kEightRacks);
-  std::mt19937 rng(12345);
-  const auto new_job = [&state](int op, std::mt19937& r) -> std::optional<Allocation> {
-    // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
-    std::vector<int> free;
-    for (int gpu = 0; gpu < kEightRacks.gpus(); ++gpu)
-      if (state.gpu_free(gpu)) free.push_back(gpu);
-    if (free.empty()) return std::nullopt;
-    std::shuffle(free.begin(), free.end(), r);
-    free.resize(std::min<std::size_t>(free.size(), std::uniform_int_distribution<int>(1, 20)(r)));
-    std::sort(free.begin(), free.end());
-    Allocation a{free, {}};
-    const int tray = kEightRacks.tray_of_gpu(free.front());
-    if (op == 0)
-      for (int t = tray; t < std::min(tray + 3, kEightRacks.trays()); ++t) a.held_trays.push_back(t);
-    // Sometimes a CPU on its first tray and one on a tray it may have no GPU of, idle or not.
-    if (op == 1) {
-      a.cpus.push_back({tray, 2});
-      const int other = std::uniform_int_distribution<int>(0, kEightRacks.trays() - 1)(r);
-      if (other != tray) a.cpus.push_back({other, 1});
-    }
-    return a;
-  };
-  nvlsim::test::random_steps(state, rng, 2000, 5, new_job,
-                             [&state](const std::vector<Allocation>&) { require_indexes_match(state); });
+  // Runs of trays with a free GPU, of idle trays and of trays with k free GPUs and a core, and the trays
+  // with cores in use, are checked too (require_indexes_match); on trays of 144 cores and of 3, where
+  // jobs take every free core of a tray.
+  ClusterShape few_cores = kEightRacks;
+  few_cores.cpus_per_tray = 3;
+  for (const ClusterShape& shape : {kEightRacks, few_cores}) {
+    INFO(shape.cpus_per_tray << " cores per tray");
+    ClusterState state(shape);
+    std::mt19937 rng(12345);
+    const auto new_job = [&state, &shape](int op, std::mt19937& r) -> std::optional<Allocation> {
+      // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
+      std::vector<int> free;
+      for (int gpu = 0; gpu < shape.gpus(); ++gpu)
+        if (state.gpu_free(gpu)) free.push_back(gpu);
+      if (free.empty()) return std::nullopt;
+      std::shuffle(free.begin(), free.end(), r);
+      free.resize(std::min<std::size_t>(free.size(), std::uniform_int_distribution<int>(1, 20)(r)));
+      std::sort(free.begin(), free.end());
+      Allocation a{free, {}};
+      const int tray = shape.tray_of_gpu(free.front());
+      if (op == 0)
+        for (int t = tray; t < std::min(tray + 3, shape.trays()); ++t) a.held_trays.push_back(t);
+      // Sometimes cores on its first tray (now and then all of them) and one on a tray it may have no GPU
+      // of, idle or not.
+      const int cores = state.free_cpus_in_tray(tray);
+      if (op == 1 && cores > 0) a.cpus.push_back({tray, std::min(cores, 2)});
+      if (op == 2 && cores > 0) a.cpus.push_back({tray, cores});
+      const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(r);
+      if (op == 1 && other != tray && state.free_cpus_in_tray(other) > 0) a.cpus.push_back({other, 1});
+      return a;
+    };
+    nvlsim::test::random_steps(state, rng, 2000, 5, new_job,
+                               [&state](const std::vector<Allocation>&) { require_indexes_match(state); });
+  }
 }
 
 namespace {

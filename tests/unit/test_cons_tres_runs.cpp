@@ -148,6 +148,7 @@ TEST_CASE("idle runs decide only whole-tray requests without a CPU share or shar
   ClusterShape coreless = kFourRacks;
   coreless.cpus_per_tray = 0;
   CHECK_FALSE(nvlsim::cons_tres::idle_runs_decide(ClusterState(coreless), whole_trays(2)));
+  CHECK_FALSE(nvlsim::cons_tres::eval_one_tray(ClusterState(coreless), JobRequest{1}));  // nothing offered
   // A core in use on an idle tray (a job with no GPU there) stops them; its release lets them decide again.
   const Allocation cores_elsewhere{{0}, {}, {{0, 1}, {5, 1}}};
   state.apply(cores_elsewhere);
