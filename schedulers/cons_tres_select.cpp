@@ -145,10 +145,13 @@ class RunPicker {
 }  // namespace
 
 std::optional<NodeOffer> offer(const ClusterState& state, int tray, const JobRequest& request) {
-  const int free_gpus = state.free_gpus_in_tray(tray);
-  const int free_cpus = state.free_cpus_in_tray(tray);
+  return offer_of(tray, state.free_gpus_in_tray(tray), state.free_cpus_in_tray(tray),
+                  state.shape().gpus_per_tray, request);
+}
+
+std::optional<NodeOffer> offer_of(int tray, int free_gpus, int free_cpus, int per_tray,
+                                  const JobRequest& request) {
   if (free_gpus == 0 || free_cpus == 0) return std::nullopt;
-  const int per_tray = state.shape().gpus_per_tray;
   const bool per_node = request.shape == RequestShape::nodes;
   // The fewest GPUs the node must give, and the most it may give this job.
   const int min_gpus = per_node ? per_tray : 1;

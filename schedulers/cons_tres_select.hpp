@@ -38,6 +38,9 @@ struct Demand {
 // The node's offer to the request, or nullopt when Slurm would not consider it (no free GPU, too few
 // free GPUs or cores for the request's share).
 std::optional<NodeOffer> offer(const ClusterState& state, int tray, const JobRequest& request);
+// The same for a tray with `free_gpus` GPUs and `free_cpus` cores free, of `gpus_per_tray`.
+std::optional<NodeOffer> offer_of(int tray, int free_gpus, int free_cpus, int gpus_per_tray,
+                                  const JobRequest& request);
 
 // A cheap necessary condition for a placement (PlacementPolicy::may_fit): enough free GPUs, and for a
 // whole-tray request enough idle trays (a tray with every GPU free has every core free as well).

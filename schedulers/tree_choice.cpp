@@ -55,6 +55,15 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
     }
   for (std::size_t s = 0; s < switches; ++s)
     if (tree_.level[s] == 0) leaves_.push_back(static_cast<int>(s));
+  bool consecutive = true;
+  for (std::size_t s = 0; s < switches && single_path_; ++s) {
+    const std::vector<int>& own = tree_.trays[s];
+    if (own.empty()) continue;
+    homes_.push_back(static_cast<int>(s));
+    consecutive = consecutive && own.back() - own.front() + 1 == static_cast<int>(own.size());
+    ranges_.push_back({static_cast<int>(s), own.front(), own.back() + 1});
+  }
+  if (!consecutive) ranges_.clear();
   root_.assign(switches, -1);
   for (auto s = tree_.bottom_up.rbegin(); s != tree_.bottom_up.rend(); ++s) {
     root_[*s] = up_[*s] < 0 ? *s : root_[up_[*s]];

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -19,6 +20,28 @@ inline constexpr std::size_t kMaxTreeSwitches = 8192;
 
 class TreeChoice {
  public:
+  // What offers of one weight give, summed.
+  struct OfferSum {
+    int nodes = 0;
+    int cpus = 0;  // from sum_offers (tree_offer_sums.hpp), only a lower bound: one per node
+    int gpus = 0;
+  };
+  // Offers summed per switch and weight: at(s, w) over the trays attached to switch s, of weight low + w.
+  struct SwitchSums {
+    int low = 0;
+    int weights = 0;
+    std::vector<OfferSum> attached;
+
+    OfferSum& at(int s, int w) { return attached[static_cast<std::size_t>(s) * weights + w]; }
+    const OfferSum& at(int s, int w) const { return attached[static_cast<std::size_t>(s) * weights + w]; }
+  };
+  struct Decision {
+    bool decided = false;  // false: only the per-node walk, over every offer, can tell
+    std::optional<std::vector<int>> trays;
+  };
+  // The offer of one tray, or nullopt when it offers none.
+  using OfferAt = std::function<std::optional<cons_tres::NodeOffer>(int tray)>;
+
   // Throws InputError for more than kMaxTreeSwitches switches.
   explicit TreeChoice(SwitchTree tree);
 
@@ -35,6 +58,22 @@ class TreeChoice {
   // x switches). Otherwise per node: O(nodes x levels + leaves taken x switches).
   std::optional<std::vector<int>> choose(std::span<const cons_tres::NodeOffer> node,
                                          const JobRequest& request, cons_tres::Demand demand) const;
+  // True when every switch has one path up and every switch's trays are consecutive, [first, end): then
+  // `choose_from_sums` may decide from sums over those ranges.
+  bool ranged() const { return !ranges_.empty(); }
+  // The switches with trays of their own and those trays, as [first, end). Requires ranged().
+  struct SwitchRange {
+    int switch_index = 0;
+    int first = 0;
+    int end = 0;
+  };
+  std::span<const SwitchRange> switch_ranges() const { return ranges_; }
+  // `choose`'s per-switch path from the offers' sums per switch (SwitchSums sized for this tree's switches)
+  // and, for the trays of the leaves taken, their offers. Not decided when the per-node walk must decide,
+  // as when the sums' CPUs fall short. Requires ranged().
+  Decision choose_from_sums(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
+                            const OfferAt& offer_at) const;
+  int switches() const { return static_cast<int>(tree_.trays.size()); }
   // The per-node walk for every case: what `choose` must agree with (tests check it does).
   std::optional<std::vector<int>> choose_node_by_node(std::span<const cons_tres::NodeOffer> node,
                                                       const JobRequest& request,
@@ -58,13 +97,14 @@ class TreeChoice {
   // The next leaf to take nodes from: not required, the nearest to those used, then the tightest that
   // fits `nodes` (else the largest, comparing parents while both do not fit). -1 when none is left.
   int next_leaf(const LeafSearch& search, int nodes) const;
-  struct Decision {
-    bool decided = false;  // false: the lowest weight under the top switch does not suffice alone
-    std::optional<std::vector<int>> trays;
-  };
   // `choose` when every switch has one path up, counting per switch and weight rather than per node.
   Decision choose_by_switch(std::span<const cons_tres::NodeOffer> node, const JobRequest& request,
                             cons_tres::Demand demand) const;
+  // Its part after the sums: the top switch, then its leaves. Decided unless the lowest weight under the
+  // top switch does not suffice alone.
+  template <typename TrayOffer>
+  Decision decide(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
+                  TrayOffer offer_at) const;
 
   SwitchTree tree_;
   std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending
@@ -82,6 +122,8 @@ class TreeChoice {
   std::vector<int> roots_;  // the top switches, ascending
   std::vector<int> enter_;
   std::vector<int> leave_;
+  std::vector<int> homes_;           // when single_path_: the switches with trays of their own, ascending
+  std::vector<SwitchRange> ranges_;  // when ranged(): their trays, ascending by switch
 };
 
 }  // namespace nvlsim

@@ -7,6 +7,7 @@
 #include "schedulers/cons_tres_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
 #include "schedulers/shard_select.hpp"
+#include "schedulers/tree_offer_sums.hpp"
 
 namespace nvlsim {
 
@@ -25,6 +26,19 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     if (!trays) return std::nullopt;
     return cons_tres::share_allocation(state, *trays, request);
   }
+  const cons_tres::Demand demand = cons_tres::initial_demand(state, request);
+  if (choice_.ranged() && offer_sums_decide(request)) {
+    // Most placements are decided from the offers summed per switch; only the trays of the leaves taken
+    // are offered one by one.
+    thread_local TreeChoice::SwitchSums sums;  // kept between calls, as placements are millions
+    sum_offers(state, choice_, request, sums);
+    const TreeChoice::Decision decision = choice_.choose_from_sums(
+        sums, request, demand, [&](int tray) { return cons_tres::offer(state, tray, request); });
+    if (decision.decided) {
+      if (!decision.trays) return std::nullopt;
+      return cons_tres::pick_gpus(state, *decision.trays, request);
+    }
+  }
   // The nodes Slurm considers, ascending: for a whole-tray request the idle trays, read by runs.
   thread_local std::vector<cons_tres::NodeOffer> node;  // kept between calls, as placements are millions
   node.clear();
@@ -37,7 +51,7 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
       if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
     });
   }
-  const auto trays = choice_.choose(node, request, cons_tres::initial_demand(state, request));
+  const auto trays = choice_.choose(node, request, demand);
   if (!trays) return std::nullopt;
   return cons_tres::pick_gpus(state, *trays, request);
 }

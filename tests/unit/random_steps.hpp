@@ -10,6 +10,8 @@
 
 #include "schedulers/allocation.hpp"
 #include "schedulers/cluster_state.hpp"
+#include "schedulers/job_request.hpp"
+#include "schedulers/per_gpu_policy.hpp"
 
 namespace nvlsim::test {
 
@@ -37,6 +39,31 @@ void random_steps(ClusterState& state, std::mt19937& rng, int steps, int new_job
     }
     check(applied);
   }
+}
+
+// 3,000 random steps on a machine of `shape`: jobs as per-gpu places them (1..6 GPUs anywhere or 1..8
+// whole trays), releases, GPUs going down or up; now and then a job also holds a core on some other tray
+// (as Slurm may report a job's cores: an idle tray with cores in use is no longer offered whole) or every
+// free core of its first tray (a tray with free GPUs and no core is never offered). check(state) after each.
+template <class Check>
+void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
+  ClusterState state(shape);
+  const PerGpuPolicy policy;
+  std::mt19937 rng(seed);
+  const auto new_job = [&](int op, std::mt19937& r) -> std::optional<Allocation> {
+    const JobRequest request =
+        op < 2 ? JobRequest{shape.gpus_per_tray * std::uniform_int_distribution<int>(1, 8)(r),
+                            RequestShape::nodes}
+               : JobRequest{std::uniform_int_distribution<int>(1, 6)(r)};
+    std::optional<Allocation> placed = policy.place(state, request);
+    if (!placed) return std::nullopt;
+    const int first = shape.tray_of_gpu(placed->gpus.front());
+    const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(r);
+    if (op == 4 && state.free_cpus_in_tray(other) >= 2) placed->cpus.push_back({other, 1});
+    if (op == 3 && placed->cpus.size() == 1) placed->cpus = {{first, state.free_cpus_in_tray(first)}};
+    return placed;
+  };
+  random_steps(state, rng, 3000, 5, new_job, [&](const std::vector<Allocation>&) { check(state); });
 }
 
 }  // namespace nvlsim::test

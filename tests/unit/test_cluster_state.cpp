@@ -212,6 +212,16 @@ void require_indexes_match(const ClusterState& state) {
       if (state.free_cpus_in_tray(tray) < shape.cpus_per_tray) want.push_back(tray);
     state.for_each_tray_with_cores_used(first, end, [&](int tray) { got.push_back(tray); });
     REQUIRE(got == want);
+    // Trays by free count with a core, counted from each min_free up (the lower counts left as they were).
+    for (int min_free = 1; min_free <= shape.gpus_per_tray; ++min_free) {
+      std::vector<int> counted(shape.gpus_per_tray + 1, 0), by_free(shape.gpus_per_tray + 1, 7);
+      for (int tray = first; tray < end; ++tray)
+        if (state.free_gpus_in_tray(tray) >= min_free && state.free_cpus_in_tray(tray) > 0)
+          ++counted[state.free_gpus_in_tray(tray)];
+      for (int k = 0; k <= shape.gpus_per_tray; ++k) counted[k] += 7;
+      state.count_trays_with_cores_by_free(first, end, min_free, by_free);
+      REQUIRE(by_free == counted);
+    }
   }
 }
 

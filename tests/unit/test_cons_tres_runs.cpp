@@ -13,7 +13,6 @@
 #include "schedulers/cluster_state.hpp"
 #include "schedulers/cons_tres_runs.hpp"
 #include "schedulers/cons_tres_select.hpp"
-#include "schedulers/per_gpu_policy.hpp"
 
 using nvlsim::Allocation;
 using nvlsim::ClusterShape;
@@ -33,37 +32,12 @@ bool contiguous(const std::vector<int>& trays) {
   return trays.empty() || trays.back() - trays.front() + 1 == static_cast<int>(trays.size());
 }
 
-// 3,000 random steps on a machine of `shape`: jobs as per-gpu places them (1..6 GPUs anywhere or 1..8
-// whole trays), releases, GPUs going down or up; now and then a job also holds a core on some other tray
-// (as Slurm may report a job's cores: an idle tray with cores in use is no longer offered whole) or every
-// free core of its first tray (a tray with free GPUs and no core is never offered). check(state) after each.
-template <class Check>
-void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
-  ClusterState state(shape);
-  const nvlsim::PerGpuPolicy policy;
-  std::mt19937 rng(seed);
-  const auto new_job = [&](int op, std::mt19937& r) -> std::optional<Allocation> {
-    const bool nodes = op < 2;
-    const JobRequest request = nodes ? whole_trays(std::uniform_int_distribution<int>(1, 8)(r))
-                                     : JobRequest{std::uniform_int_distribution<int>(1, 6)(r)};
-    std::optional<Allocation> placed = policy.place(state, request);
-    if (!placed) return std::nullopt;
-    const int first = shape.tray_of_gpu(placed->gpus.front());
-    const int other = std::uniform_int_distribution<int>(0, shape.trays() - 1)(r);
-    if (op == 4 && state.free_cpus_in_tray(other) >= 2) placed->cpus.push_back({other, 1});
-    if (op == 3 && placed->cpus.size() == 1) placed->cpus = {{first, state.free_cpus_in_tray(first)}};
-    return placed;
-  };
-  nvlsim::test::random_steps(state, rng, 3000, 5, new_job,
-                             [&](const std::vector<Allocation>&) { check(state); });
-}
-
 }  // namespace
 
 TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays and every offer",
           "[per_gpu][cons_tres]") {
   int compared = 0, several_runs = 0, none = 0, not_decided = 0, offers_compared = 0;
-  random_machine(kFourRacks, 2026, [&](const ClusterState& state) {
+  nvlsim::test::random_machine(kFourRacks, 2026, [&](const ClusterState& state) {
     // The offers tree reads from the idle runs are those of every tray.
     if (nvlsim::cons_tres::idle_runs_decide(state, whole_trays(1))) {
       std::vector<nvlsim::cons_tres::NodeOffer> every, idle;
@@ -107,7 +81,7 @@ TEST_CASE("requests of at most a tray's GPUs read from the trays get eval_nodes'
     INFO(shape.cpus_per_tray << " cores per tray");
     int compared = 0, undecided = 0, coreless = 0;
     std::vector<int> picked(shape.trays(), 0);
-    random_machine(shape, 7, [&](const ClusterState& state) {
+    nvlsim::test::random_machine(shape, 7, [&](const ClusterState& state) {
       for (int tray = 0; tray < shape.trays(); ++tray)
         coreless += state.free_gpus_in_tray(tray) > 0 && state.free_cpus_in_tray(tray) == 0;
       for (int gpus = 1; gpus <= shape.gpus_per_tray; ++gpus) {

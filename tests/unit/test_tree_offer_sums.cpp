@@ -1,0 +1,139 @@
+// tree's choice from the offers summed per switch (sum_offers, TreeChoice::choose_from_sums) against its
+// choice from every tray's offer, on machines fragmented by random jobs, releases and failures.
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "random_steps.hpp"
+#include "schedulers/cluster_state.hpp"
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/policy_spec.hpp"
+#include "schedulers/slurm_topology.hpp"
+#include "schedulers/switch_tree.hpp"
+#include "schedulers/tree_choice.hpp"
+#include "schedulers/tree_offer_sums.hpp"
+
+using nvlsim::ClusterShape;
+using nvlsim::ClusterState;
+using nvlsim::JobRequest;
+using nvlsim::PolicyContext;
+using nvlsim::RequestShape;
+using nvlsim::TreeChoice;
+using nvlsim::cons_tres::NodeOffer;
+
+namespace {
+
+constexpr ClusterShape kFourRacks{4, 18, 4};  // 72 trays
+
+struct Tally {
+  int decided = 0;
+  int undecided = 0;
+  int placed = 0;
+};
+
+// For requests of whole trays and of GPUs anywhere, after every random step: the sums are those of every
+// tray's offer (CPUs one per node), and a decision from them is the choice from every offer.
+Tally compare_on_random_machine(const PolicyContext& context, unsigned seed) {
+  const TreeChoice choice(nvlsim::make_switch_tree(context));
+  REQUIRE(choice.ranged());
+  Tally tally;
+  TreeChoice::SwitchSums sums;
+  nvlsim::test::random_machine(context.shape, seed, [&](const ClusterState& state) {
+    std::vector<NodeOffer> every;
+    for (const JobRequest request : {JobRequest{4, RequestShape::nodes}, JobRequest{12, RequestShape::nodes},
+                                     JobRequest{40, RequestShape::nodes}, JobRequest{1}, JobRequest{3},
+                                     JobRequest{6}, JobRequest{23}, JobRequest{90}}) {
+      INFO(request.gpus << " GPUs, " << (request.shape == RequestShape::nodes ? "whole trays" : "anywhere"));
+      REQUIRE(nvlsim::offer_sums_decide(request));
+      every.clear();
+      state.for_each_tray_with_free_gpus([&](int tray) {
+        if (!choice.under_a_switch(tray)) return;
+        if (auto offer = nvlsim::cons_tres::offer(state, tray, request)) every.push_back(*offer);
+      });
+      nvlsim::sum_offers(state, choice, request, sums);
+      for (const TreeChoice::SwitchRange& range : choice.switch_ranges()) {
+        std::vector<TreeChoice::OfferSum> want(static_cast<std::size_t>(sums.weights));
+        for (const NodeOffer& offer : every) {
+          if (offer.tray < range.first || offer.tray >= range.end) continue;
+          REQUIRE(offer.weight >= sums.low);
+          REQUIRE(offer.weight < sums.low + sums.weights);
+          TreeChoice::OfferSum& sum = want[static_cast<std::size_t>(offer.weight - sums.low)];
+          ++sum.nodes;
+          sum.gpus += offer.gpus;
+        }
+        for (int w = 0; w < sums.weights; ++w) {
+          const TreeChoice::OfferSum& got = sums.at(range.switch_index, w);
+          REQUIRE(got.nodes == want[static_cast<std::size_t>(w)].nodes);
+          REQUIRE(got.cpus == got.nodes);
+          REQUIRE(got.gpus == want[static_cast<std::size_t>(w)].gpus);
+        }
+      }
+      const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
+      const TreeChoice::Decision decision = choice.choose_from_sums(
+          sums, request, demand, [&](int tray) { return nvlsim::cons_tres::offer(state, tray, request); });
+      if (!decision.decided) {
+        ++tally.undecided;
+        continue;
+      }
+      REQUIRE(decision.trays == choice.choose(every, request, demand));
+      ++tally.decided;
+      tally.placed += decision.trays.has_value();
+    }
+  });
+  return tally;
+}
+
+// Trays named tray-0, tray-1, ..., as the topologies below name them.
+PolicyContext named_trays() {
+  PolicyContext context{kFourRacks};
+  for (int tray = 0; tray < kFourRacks.trays(); ++tray)
+    context.node_names.push_back("tray-" + std::to_string(tray));
+  return context;
+}
+
+}  // namespace
+
+TEST_CASE("tree's choice from per-switch sums is its choice from every offer", "[tree]") {
+  // Leaves of 4, 8 and 32 trays (the last one short), under one spine or in spine groups under a core.
+  for (const auto& [trays_per_leaf, leaves_per_group] : {std::tuple{4, 3}, {8, 0}, {32, 0}, {8, 2}}) {
+    INFO(trays_per_leaf << " trays per leaf, " << leaves_per_group << " leaves per group");
+    PolicyContext context{kFourRacks};
+    context.trays_per_leaf = trays_per_leaf;
+    context.leaves_per_group = leaves_per_group;
+    const Tally tally = compare_on_random_machine(context, static_cast<unsigned>(trays_per_leaf * 10 + 1));
+    // Both outcomes, and the cases only the per-node walk decides (a weight too few under the top switch).
+    CHECK(tally.placed > 2000);
+    CHECK(tally.decided - tally.placed > 500);
+    CHECK(tally.undecided > 100);
+  }
+}
+
+TEST_CASE("tree's sums follow a written topology: uneven leaves, trays above a leaf, trays under none",
+          "[tree]") {
+  PolicyContext context = named_trays();
+  context.topology = nvlsim::parse_topology_conf(
+      "SwitchName=a Nodes=tray-[0-2]\nSwitchName=b Nodes=tray-[3-30]\nSwitchName=c Nodes=tray-[31-40]\n"
+      "SwitchName=mid Switches=a,b Nodes=tray-[41-44]\nSwitchName=top Switches=mid,c\n"
+      "SwitchName=d Nodes=tray-[50-60]\nSwitchName=e Nodes=tray-[61-69]\nSwitchName=other Switches=d,e\n",
+      "topology.conf", context.node_names);
+  const Tally tally = compare_on_random_machine(context, 5);
+  CHECK(tally.placed > 2000);
+  CHECK(tally.decided - tally.placed > 500);
+  CHECK(tally.undecided > 50);
+}
+
+TEST_CASE("tree leaves the sums aside for a CPU share, shards or trays out of order", "[tree]") {
+  CHECK_FALSE(nvlsim::offer_sums_decide(JobRequest{8, RequestShape::gpus, 2}));
+  JobRequest shards{1};
+  shards.shards = 1;
+  CHECK_FALSE(nvlsim::offer_sums_decide(shards));
+  PolicyContext context = named_trays();
+  context.topology = nvlsim::parse_topology_conf(
+      "SwitchName=a Nodes=tray-[0-2],tray-9\nSwitchName=b Nodes=tray-[3-8]\nSwitchName=top Switches=a,b\n",
+      "topology.conf", context.node_names);
+  CHECK_FALSE(TreeChoice(nvlsim::make_switch_tree(context)).ranged());
+}
