@@ -68,32 +68,12 @@ NVLSIM_POPCNT_CLONES void ClusterState::count_trays_with_cores_by_free(int first
   }
 }
 
-std::vector<TrayRun> ClusterState::tray_runs(int min_free) const {
+std::vector<TrayRun> ClusterState::idle_tray_runs() const {
   std::vector<TrayRun> runs;
-  const int trays = shape_.trays();
-  for (std::size_t w = 0; w < words_; ++w) {
-    const int base = static_cast<int>(w * 64);
-    std::uint64_t usable = 0;
-    for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
-      usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
-    if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
-    while (usable != 0) {
-      const int first = std::countr_zero(usable);
-      const int end = first + std::countr_one(usable >> first);
-      const std::uint64_t below_end = end == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
-      const std::uint64_t range = below_end & ~((std::uint64_t{1} << first) - 1);
-      int free = 0;
-      for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
-        free += k * std::popcount(trays_by_free_[static_cast<std::size_t>(k) * words_ + w] & range);
-      if (!runs.empty() && runs.back().end_tray == base + first) {
-        runs.back().end_tray = base + end;  // the run goes on from the previous word
-        runs.back().free += free;
-      } else {
-        runs.push_back({base + first, base + end, free});
-      }
-      usable &= ~range;
-    }
-  }
+  for_each_run([&](std::size_t w) { return with_at_least(shape_.gpus_per_tray, w); },
+               [&](int first, int end) {
+                 runs.push_back({first, end});
+               });
   return runs;
 }
 

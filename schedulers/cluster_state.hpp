@@ -14,11 +14,11 @@
 
 namespace nvlsim {
 
-// Consecutive trays with at least one free GPU each.
+// Consecutive trays.
 struct TrayRun {
   int first_tray = 0;
   int end_tray = 0;  // one past the last
-  int free = 0;      // free GPUs over the run
+  bool operator==(const TrayRun&) const = default;
 };
 
 // Shards per GPU when a run sets none: what tests/slurm_oracle configures Slurm with (gres.conf Count=4 per
@@ -81,44 +81,17 @@ class ClusterState {
   // The same for every tray with at least `free` (1..gpus_per_tray) free GPUs.
   template <typename Visit>
   void for_each_tray_with_at_least(int free, Visit&& visit) const {
-    const int trays = shape_.trays();
     for (std::size_t w = 0; w < words_; ++w) {
-      std::uint64_t usable = 0;
-      for (int k = free; k <= shape_.gpus_per_tray; ++k)
-        usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
       const int base = static_cast<int>(w * 64);
-      if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
-      for (; usable != 0; usable &= usable - 1) visit(base + std::countr_zero(usable));
+      for (std::uint64_t usable = with_at_least(free, w); usable != 0; usable &= usable - 1)
+        visit(base + std::countr_zero(usable));
     }
   }
   // Calls visit(first, end) for every maximal run [first, end) of trays with at least `free`
   // (1..gpus_per_tray) free GPUs and a free core each, ascending. O(trays / 64 + runs).
   template <typename Visit>
   void for_each_run_with_at_least(int free, Visit&& visit) const {
-    const int trays = shape_.trays();
-    int open = -1;  // the first tray of a run that may go on into the next word
-    for (std::size_t w = 0; w < words_; ++w) {
-      std::uint64_t usable = 0;
-      for (int k = free; k <= shape_.gpus_per_tray; ++k)
-        usable |= trays_by_free_[static_cast<std::size_t>(k) * words_ + w];
-      usable &= ~coreless_[w];
-      const int base = static_cast<int>(w * 64);
-      if (trays - base < 64) usable &= (std::uint64_t{1} << (trays - base)) - 1;
-      if (open >= 0 && (usable & 1) == 0) {
-        visit(open, base);
-        open = -1;
-      }
-      while (usable != 0) {
-        const int first = std::countr_zero(usable);
-        const int end = first + std::countr_one(usable >> first);
-        if (open < 0) open = base + first;
-        if (end == 64) break;  // it may go on
-        visit(open, base + end);
-        open = -1;
-        usable &= ~((std::uint64_t{1} << end) - 1);
-      }
-    }
-    if (open >= 0) visit(open, trays);
+    for_each_run([&](std::size_t w) { return with_at_least(free, w) & ~coreless_[w]; }, visit);
   }
   // Calls visit(tray) for every tray of [first, end) with cores in use, ascending. O((end - first) / 64 +
   // such trays).
@@ -148,11 +121,9 @@ class ClusterState {
   int domains_with_free(int free) const { return domains_by_free_[free]; }
   // How many domains have exactly `idle` idle trays (0..trays_per_domain).
   int domains_with_idle_trays(int idle) const { return domains_by_idle_[idle]; }
-  // The maximal runs of trays with a free GPU, in tray order (domain boundaries do not end a run).
-  // O(trays / 64 + runs): read a word of trays at a time from the trays indexed by free count.
-  std::vector<TrayRun> free_tray_runs() const { return tray_runs(1); }
-  // The maximal runs of idle trays, the same way.
-  std::vector<TrayRun> idle_tray_runs() const { return tray_runs(shape_.gpus_per_tray); }
+  // The maximal runs of idle trays, in tray order (domain boundaries do not end a run). O(trays / 64 +
+  // runs): read a word of trays at a time from the trays indexed by free count.
+  std::vector<TrayRun> idle_tray_runs() const;
   // Idle trays on which allocations still hold CPUs. None while every allocation's CPUs are on trays of its
   // GPUs, as nvlsim's policies give them; then every idle tray has all its CPUs free.
   int idle_trays_with_cpus_used() const { return idle_trays_with_cpus_; }
@@ -185,7 +156,46 @@ class ClusterState {
   int* tray_counts_of_domain(int domain) {
     return const_cast<int*>(std::as_const(*this).tray_counts_of_domain(domain));
   }
-  std::vector<TrayRun> tray_runs(int min_free) const;
+  const std::uint64_t* bucket(int free) const {
+    return &trays_by_free_[static_cast<std::size_t>(free) * words_];
+  }
+  // Word w of the bitset of trays with at least `free` (1..gpus_per_tray) free GPUs, no bit past the
+  // last tray. Every tray is in one bucket, so when the buckets below are fewer, their complement.
+  std::uint64_t with_at_least(int free, std::size_t w) const {
+    std::uint64_t word = 0;
+    if (2 * free <= shape_.gpus_per_tray + 1) {
+      for (int k = 0; k < free; ++k) word |= bucket(k)[w];
+      word = ~word;
+    } else {
+      for (int k = free; k <= shape_.gpus_per_tray; ++k) word |= bucket(k)[w];
+    }
+    const int past = static_cast<int>(w * 64) + 64 - shape_.trays();
+    return past > 0 ? word & (~std::uint64_t{0} >> past) : word;
+  }
+  // Calls visit(first, end) for every maximal run [first, end) of set bits in the trays' words, word_at(w)
+  // giving word w, ascending; a run goes on across words.
+  template <typename WordAt, typename Visit>
+  void for_each_run(WordAt&& word_at, Visit&& visit) const {
+    int open = -1;  // the first tray of a run that may go on into the next word
+    for (std::size_t w = 0; w < words_; ++w) {
+      std::uint64_t word = word_at(w);
+      const int base = static_cast<int>(w * 64);
+      if (open >= 0 && (word & 1) == 0) {
+        visit(open, base);
+        open = -1;
+      }
+      while (word != 0) {
+        const int first = std::countr_zero(word);
+        const int end = first + std::countr_one(word >> first);
+        if (open < 0) open = base + first;
+        if (end == 64) break;  // it may go on
+        visit(open, base + end);
+        open = -1;
+        word &= ~((std::uint64_t{1} << end) - 1);
+      }
+    }
+    if (open >= 0) visit(open, shape_.trays());
+  }
   bool idle_with_cpus(int tray) const {
     return free_in_tray_[tray] == shape_.gpus_per_tray && cpus_used_[tray] > 0;
   }

@@ -138,10 +138,11 @@ namespace {
 // Eight racks: 144 trays, so tray sets span three 64-bit words and runs can cross word boundaries.
 constexpr ClusterShape kEightRacks{8, 18, 4};
 
-bool same_runs(const std::vector<TrayRun>& a, const std::vector<TrayRun>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TrayRun& x, const TrayRun& y) {
-    return x.first_tray == y.first_tray && x.end_tray == y.end_tray && x.free == y.free;
-  });
+// The runs of trays with at least `free` free GPUs and a core, as the state gives them.
+std::vector<TrayRun> runs_with_at_least(const ClusterState& state, int free) {
+  std::vector<TrayRun> runs;
+  state.for_each_run_with_at_least(free, [&](int first, int end) { runs.push_back({first, end}); });
+  return runs;
 }
 
 // The indexes by free count against counts taken GPU by GPU.
@@ -149,7 +150,6 @@ void require_indexes_match(const ClusterState& state) {
   const ClusterShape& shape = state.shape();
   std::vector<int> first_with(shape.gpus_per_tray + 1, -1);
   std::vector<int> domains(shape.gpus_per_domain() + 1, 0);
-  std::vector<TrayRun> runs;
   std::vector<TrayRun> idle_runs;
   int idle_with_cpus = 0;
   for (int tray = 0; tray < shape.trays(); ++tray) {
@@ -160,14 +160,9 @@ void require_indexes_match(const ClusterState& state) {
     if (first_with[free] < 0) first_with[free] = tray;
     if (free == shape.gpus_per_tray) {
       idle_with_cpus += state.free_cpus_in_tray(tray) < shape.cpus_per_tray;
-      if (idle_runs.empty() || idle_runs.back().end_tray != tray) idle_runs.push_back({tray, tray, 0});
+      if (idle_runs.empty() || idle_runs.back().end_tray != tray) idle_runs.push_back({tray, tray});
       idle_runs.back().end_tray = tray + 1;
-      idle_runs.back().free += free;
     }
-    if (free == 0) continue;
-    if (runs.empty() || runs.back().end_tray != tray) runs.push_back({tray, tray, 0});
-    runs.back().end_tray = tray + 1;
-    runs.back().free += free;
   }
   for (int d = 0; d < shape.domains; ++d) {
     ++domains[state.free_gpus_in_domain(d)];
@@ -191,8 +186,7 @@ void require_indexes_match(const ClusterState& state) {
       REQUIRE(state.trays_in_domain_with_at_least(d, k) == count);
     }
   }
-  REQUIRE(same_runs(state.free_tray_runs(), runs));
-  REQUIRE(same_runs(state.idle_tray_runs(), idle_runs));
+  REQUIRE(state.idle_tray_runs() == idle_runs);
   REQUIRE(state.idle_trays_with_cpus_used() == idle_with_cpus);
   // Runs of trays with k free GPUs and a core, and the trays with cores in use in some ranges.
   for (int k = 1; k <= shape.gpus_per_tray; ++k) {
@@ -204,6 +198,12 @@ void require_indexes_match(const ClusterState& state) {
     }
     state.for_each_run_with_at_least(k, [&](int first, int end) { got.emplace_back(first, end); });
     REQUIRE(got == want);
+    // And every tray with at least k free GPUs, core or not.
+    std::vector<int> trays_want, trays_got;
+    for (int tray = 0; tray < shape.trays(); ++tray)
+      if (state.free_gpus_in_tray(tray) >= k) trays_want.push_back(tray);
+    state.for_each_tray_with_at_least(k, [&](int tray) { trays_got.push_back(tray); });
+    REQUIRE(trays_got == trays_want);
   }
   for (const auto& [first, end] : {std::pair{0, shape.trays()}, std::pair{1, 63}, std::pair{63, 130},
                                    std::pair{64, 128}, std::pair{70, 71}}) {
@@ -232,7 +232,7 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   CHECK(state.first_tray_with_free(4) == 0);
   CHECK(state.first_tray_with_free(0) == -1);
   CHECK(state.domains_with_free(72) == 8);
-  CHECK(same_runs(state.free_tray_runs(), {{0, 144, 576}}));
+  CHECK(runs_with_at_least(state, 1) == std::vector<TrayRun>{{0, 144}});
 
   // Trays 0..59, 71 and 130..143 full: the free trays 60..70 span words 0 and 1, 72..129 words 1 and 2.
   std::vector<int> busy;
@@ -246,8 +246,8 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   CHECK(state.first_tray_with_free(3) == 64);
   CHECK(state.first_tray_with_free(4) == 60);
   CHECK(state.first_tray_with_free(0) == 0);
-  CHECK(same_runs(state.free_tray_runs(), {{60, 71, 43}, {72, 130, 232}}));
-  CHECK(same_runs(state.idle_tray_runs(), {{60, 64, 16}, {65, 71, 24}, {72, 130, 232}}));
+  CHECK(runs_with_at_least(state, 1) == std::vector<TrayRun>{{60, 71}, {72, 130}});
+  CHECK(state.idle_tray_runs() == std::vector<TrayRun>{{60, 64}, {65, 71}, {72, 130}});
   require_indexes_match(state);
 }
 
