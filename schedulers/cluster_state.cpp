@@ -34,7 +34,8 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       domains_by_idle_(shape.trays_per_domain + 1, 0),
       trays_in_domain_by_free_(static_cast<std::size_t>(shape.domains) * (shape.gpus_per_tray + 1), 0),
       free_total_(shape.gpus()),
-      idle_total_(shape.trays()) {
+      idle_total_(shape.trays()),
+      trays_with_free_total_(shape.trays()) {
   if (shards_per_gpu < 1 || shards_per_gpu > 255)
     throw std::invalid_argument("ClusterState: shards per GPU must be 1..255");
   for (int tray = 0; tray < shape.trays(); ++tray) {
@@ -243,6 +244,7 @@ void ClusterState::recount_tray(int tray) {
   domain_free += delta;
   ++domains_by_free_[domain_free];
   free_total_ += delta;
+  trays_with_free_total_ += int{free > 0} - int{free - delta > 0};
 }
 
 void ClusterState::change_cpus(int tray, int cpus) {

@@ -128,6 +128,8 @@ class ClusterState {
   // GPUs, as nvlsim's policies give them; then every idle tray has all its CPUs free.
   int idle_trays_with_cpus_used() const { return idle_trays_with_cpus_; }
   int free_gpus() const { return free_total_; }
+  // Trays with a free GPU, machine-wide.
+  int trays_with_free_gpus() const { return trays_with_free_total_; }
   // Trays with every GPU free, machine-wide.
   int idle_trays() const { return idle_total_; }
   int down_gpus() const { return down_total_; }
@@ -233,6 +235,7 @@ class ClusterState {
   std::vector<int> trays_in_domain_by_free_;
   int free_total_ = 0;
   int idle_total_ = 0;
+  int trays_with_free_total_ = 0;
   int down_total_ = 0;
   int busy_total_ = 0;
   int allocated_total_ = 0;

@@ -102,9 +102,10 @@ class TreeChoice {
                             cons_tres::Demand demand) const;
   // Its part after the sums: the top switch, then its leaves. Decided unless the lowest weight under the
   // top switch does not suffice alone.
-  template <typename TrayOffer>
+  // leaf_offers(leaf, visit) calls visit(offer) for the leaf's offers in tray order while it returns true.
+  template <typename LeafOffers>
   Decision decide(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
-                  TrayOffer offer_at) const;
+                  LeafOffers leaf_offers) const;
 
   SwitchTree tree_;
   std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending

@@ -45,22 +45,32 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
     stretch.gpus += n.gpus;
   }
   add_stretch();
-  // A leaf's offers in order: found by tray among all of them.
-  return decide(sums, request, demand, [node](int tray) -> const cons_tres::NodeOffer* {
-    const auto n = std::lower_bound(node.begin(), node.end(), tray,
-                                    [](const cons_tres::NodeOffer& offer, int t) { return offer.tray < t; });
-    return n != node.end() && n->tray == tray ? &*n : nullptr;
+  // A leaf's offers in order: from the first offer of its first tray on.
+  return decide(sums, request, demand, [&](int leaf, auto&& visit) {
+    const std::vector<int>& trays = tree_.trays[leaf];
+    auto n = std::lower_bound(node.begin(), node.end(), trays.front(),
+                              [](const cons_tres::NodeOffer& offer, int tray) { return offer.tray < tray; });
+    for (int tray : trays) {
+      while (n != node.end() && n->tray < tray) ++n;
+      if (n == node.end()) return;
+      if (n->tray == tray && !visit(*n)) return;
+    }
   });
 }
 
 TreeChoice::Decision TreeChoice::choose_from_sums(const SwitchSums& sums, const JobRequest& request,
                                                   cons_tres::Demand demand, const OfferAt& offer_at) const {
-  return decide(sums, request, demand, [&offer_at](int tray) { return offer_at(tray); });
+  return decide(sums, request, demand, [&](int leaf, auto&& visit) {
+    for (int tray : tree_.trays[leaf]) {
+      const std::optional<cons_tres::NodeOffer> n = offer_at(tray);
+      if (n && !visit(*n)) return;
+    }
+  });
 }
 
-template <typename TrayOffer>
+template <typename LeafOffers>
 TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest& request,
-                                        cons_tres::Demand demand, TrayOffer offer_at) const {
+                                        cons_tres::Demand demand, LeafOffers leaf_offers) const {
   const int switches = this->switches();
   const int weights = sums.weights;
   // Per top switch and weight, what every node below it offers. Only a top switch can be the top one: any
@@ -135,14 +145,14 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
     if (leaf < 0) break;
     add_distance(distance, distance_[leaf], open);
     // The leaf's best nodes in order: its trays that are offered at the best weight.
-    for (int tray : tree_.trays[leaf]) {
-      if (demand.max_nodes <= 0) break;
-      const auto n = offer_at(tray);
-      if (!n || n->weight != sums.low + best) continue;
-      cons_tres::take_node(*n, request, demand);
-      picked.push_back(tray);
-      if (demand.satisfied()) return decided();
-    }
+    leaf_offers(leaf, [&](const cons_tres::NodeOffer& n) {
+      if (demand.max_nodes <= 0 || demand.satisfied()) return false;
+      if (n.weight != sums.low + best) return true;
+      cons_tres::take_node(n, request, demand);
+      picked.push_back(n.tray);
+      return !demand.satisfied();
+    });
+    if (demand.satisfied()) return decided();
     count[leaf] = 0;
   }
   if (demand.satisfied()) return decided();

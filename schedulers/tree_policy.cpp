@@ -10,6 +10,14 @@
 #include "schedulers/tree_offer_sums.hpp"
 
 namespace nvlsim {
+namespace {
+
+// Summing per switch costs about as much per switch as an offer costs per tray (measured on nvl72x1000:
+// on a full machine, where few trays are offered, the sums were the slower); they are used when the
+// trays to offer are more than this many per switch.
+constexpr int kSumsBreakEven = 2;
+
+}  // namespace
 
 TreePolicy::TreePolicy(std::string name, SwitchTree tree)
     : name_(std::move(name)), choice_(std::move(tree)) {}
@@ -27,9 +35,13 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     return cons_tres::share_allocation(state, *trays, request);
   }
   const cons_tres::Demand demand = cons_tres::initial_demand(state, request);
-  if (choice_.ranged() && offer_sums_decide(request)) {
-    // Most placements are decided from the offers summed per switch; only the trays of the leaves taken
-    // are offered one by one.
+  // The trays the offers below would visit: the idle ones for whole trays, else those with a free GPU.
+  const int offered =
+      request.shape == RequestShape::nodes ? state.idle_trays() : state.trays_with_free_gpus();
+  if (choice_.ranged() && offer_sums_decide(request) &&
+      offered >= kSumsBreakEven * static_cast<int>(choice_.switch_ranges().size())) {
+    // Most placements are then decided from the offers summed per switch; only the trays of the leaves
+    // taken are offered one by one.
     thread_local TreeChoice::SwitchSums sums;  // kept between calls, as placements are millions
     sum_offers(state, choice_, request, sums);
     const TreeChoice::Decision decision = choice_.choose_from_sums(

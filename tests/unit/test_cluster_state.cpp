@@ -188,6 +188,9 @@ void require_indexes_match(const ClusterState& state) {
   }
   REQUIRE(state.idle_tray_runs() == idle_runs);
   REQUIRE(state.idle_trays_with_cpus_used() == idle_with_cpus);
+  int with_free = 0;
+  for (int tray = 0; tray < shape.trays(); ++tray) with_free += state.free_gpus_in_tray(tray) > 0;
+  REQUIRE(state.trays_with_free_gpus() == with_free);
   // Runs of trays with k free GPUs and a core, and the trays with cores in use in some ranges.
   for (int k = 1; k <= shape.gpus_per_tray; ++k) {
     std::vector<std::pair<int, int>> want, got;
