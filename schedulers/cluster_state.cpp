@@ -56,16 +56,22 @@ int ClusterState::first_tray_with_free(int free) const {
   return -1;
 }
 
-NVLSIM_POPCNT_CLONES void ClusterState::count_trays_with_cores_by_free(int first, int end, int min_free,
+NVLSIM_POPCNT_CLONES void ClusterState::count_trays_with_cores_by_free(std::span<const TrayRun> runs,
+                                                                       int min_free,
                                                                        std::span<int> by_free) const {
-  for (std::size_t w = static_cast<std::size_t>(first) / 64; w * 64 < static_cast<std::size_t>(end); ++w) {
-    const int base = static_cast<int>(w * 64);
-    std::uint64_t in_range = ~coreless_[w];
-    if (first > base) in_range &= ~((std::uint64_t{1} << (first - base)) - 1);
-    if (end - base < 64) in_range &= (std::uint64_t{1} << (end - base)) - 1;
-    for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
-      by_free[static_cast<std::size_t>(k)] +=
-          std::popcount(trays_by_free_[static_cast<std::size_t>(k) * words_ + w] & in_range);
+  const std::size_t stride = static_cast<std::size_t>(shape_.gpus_per_tray) + 1;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const int first = runs[i].first_tray;
+    const int end = runs[i].end_tray;
+    int* counts = &by_free[i * stride];
+    for (std::size_t w = static_cast<std::size_t>(first) / 64; w * 64 < static_cast<std::size_t>(end); ++w) {
+      const int base = static_cast<int>(w * 64);
+      std::uint64_t in_range = ~coreless_[w];
+      if (first > base) in_range &= ~((std::uint64_t{1} << (first - base)) - 1);
+      if (end - base < 64) in_range &= (std::uint64_t{1} << (end - base)) - 1;
+      for (int k = min_free; k <= shape_.gpus_per_tray; ++k)
+        counts[k] += std::popcount(bucket(k)[w] & in_range);
+    }
   }
 }
 

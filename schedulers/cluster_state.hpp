@@ -105,10 +105,11 @@ class ClusterState {
       for (; used != 0; used &= used - 1) visit(base + std::countr_zero(used));
     }
   }
-  // Adds to by_free[k], for k = min_free..gpus_per_tray (min_free >= 1), how many trays of [first, end)
-  // have exactly k free GPUs and a free core: what tree sums per leaf switch instead of visiting its trays.
-  // O(gpus_per_tray x ((end - first) / 64 + 1)).
-  void count_trays_with_cores_by_free(int first, int end, int min_free, std::span<int> by_free) const;
+  // For each run i, adds to by_free[i * (gpus_per_tray + 1) + k], for k = min_free..gpus_per_tray (min_free
+  // >= 1), how many of its trays have exactly k free GPUs and a free core: what tree sums per leaf switch
+  // instead of visiting its trays. O(gpus_per_tray x (trays in the runs / 64 + runs)).
+  void count_trays_with_cores_by_free(std::span<const TrayRun> runs, int min_free,
+                                      std::span<int> by_free) const;
   // How many trays of the domain have at least `free` (0..gpus_per_tray) free GPUs. O(gpus_per_tray).
   int trays_in_domain_with_at_least(int domain, int free) const {
     int count = 0;

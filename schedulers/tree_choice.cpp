@@ -61,15 +61,19 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
     if (own.empty()) continue;
     homes_.push_back(static_cast<int>(s));
     consecutive = consecutive && own.back() - own.front() + 1 == static_cast<int>(own.size());
-    ranges_.push_back({static_cast<int>(s), own.front(), own.back() + 1});
+    home_trays_.push_back({own.front(), own.back() + 1});
   }
-  if (!consecutive) ranges_.clear();
+  if (!consecutive) home_trays_.clear();
   root_.assign(switches, -1);
   for (auto s = tree_.bottom_up.rbegin(); s != tree_.bottom_up.rend(); ++s) {
     root_[*s] = up_[*s] < 0 ? *s : root_[up_[*s]];
     if (up_[*s] < 0) roots_.push_back(*s);
   }
   std::sort(roots_.begin(), roots_.end());
+  root_slot_.assign(switches, 0);
+  for (std::size_t s = 0; s < switches; ++s)
+    root_slot_[s] =
+        static_cast<int>(std::lower_bound(roots_.begin(), roots_.end(), root_[s]) - roots_.begin());
   // Subtree intervals: preorder from each top switch.
   std::vector<int> size(switches, 1);
   for (int s : tree_.bottom_up)

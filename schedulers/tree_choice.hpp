@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "schedulers/cluster_state.hpp"
 #include "schedulers/cons_tres_select.hpp"
 #include "schedulers/job_request.hpp"
 #include "schedulers/switch_tree.hpp"
@@ -58,16 +59,12 @@ class TreeChoice {
   // x switches). Otherwise per node: O(nodes x levels + leaves taken x switches).
   std::optional<std::vector<int>> choose(std::span<const cons_tres::NodeOffer> node,
                                          const JobRequest& request, cons_tres::Demand demand) const;
-  // True when every switch has one path up and every switch's trays are consecutive, [first, end): then
-  // `choose_from_sums` may decide from sums over those ranges.
-  bool ranged() const { return !ranges_.empty(); }
-  // The switches with trays of their own and those trays, as [first, end). Requires ranged().
-  struct SwitchRange {
-    int switch_index = 0;
-    int first = 0;
-    int end = 0;
-  };
-  std::span<const SwitchRange> switch_ranges() const { return ranges_; }
+  // True when every switch has one path up and every switch's trays are consecutive: then
+  // `choose_from_sums` may decide from sums over those runs of trays.
+  bool ranged() const { return !home_trays_.empty(); }
+  // The switches with trays of their own, ascending, and (when ranged()) their trays, one run each.
+  std::span<const int> homes() const { return homes_; }
+  std::span<const TrayRun> home_trays() const { return home_trays_; }
   // `choose`'s per-switch path from the offers' sums per switch (SwitchSums sized for this tree's switches)
   // and, for the trays of the leaves taken, their offers. Not decided when the per-node walk must decide,
   // as when the sums' CPUs fall short. Requires ranged().
@@ -119,12 +116,13 @@ class TreeChoice {
   bool single_path_ = false;
   std::vector<int> home_;
   std::vector<int> up_;
-  std::vector<int> root_;   // per switch: the top switch above it, or itself
-  std::vector<int> roots_;  // the top switches, ascending
+  std::vector<int> root_;       // per switch: the top switch above it, or itself
+  std::vector<int> roots_;      // the top switches, ascending
+  std::vector<int> root_slot_;  // per switch: its top switch's place in roots_
   std::vector<int> enter_;
   std::vector<int> leave_;
-  std::vector<int> homes_;           // when single_path_: the switches with trays of their own, ascending
-  std::vector<SwitchRange> ranges_;  // when ranged(): their trays, ascending by switch
+  std::vector<int> homes_;           // when single_path_
+  std::vector<TrayRun> home_trays_;  // when ranged()
 };
 
 }  // namespace nvlsim

@@ -76,19 +76,19 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
   // Per top switch and weight, what every node below it offers. Only a top switch can be the top one: any
   // other has a parent with as many nodes, a higher level and no higher weight, which the scan would keep
   // instead.
-  thread_local std::vector<OfferSum> below;  // top switches only
-  below.assign(sums.attached.size(), OfferSum{});
+  thread_local std::vector<OfferSum> below;  // per top switch (its place in roots_) and weight
+  below.assign(roots_.size() * static_cast<std::size_t>(weights), OfferSum{});
   for (int s : homes_)
     for (int w = 0; w < weights; ++w) {
       const OfferSum& a = sums.at(s, w);
       if (a.nodes == 0) continue;
-      OfferSum& o = below[static_cast<std::size_t>(root_[s]) * weights + w];
+      OfferSum& o = below[static_cast<std::size_t>(root_slot_[s]) * weights + w];
       o.nodes += a.nodes;
       o.cpus += a.cpus;
       o.gpus += a.gpus;
     }
   const auto below_at = [&](int s, int w) -> const OfferSum& {
-    return below[static_cast<std::size_t>(s) * weights + w];
+    return below[static_cast<std::size_t>(root_slot_[s]) * weights + w];
   };
   thread_local std::vector<int> count, lowest;
   count.assign(switches, 0);

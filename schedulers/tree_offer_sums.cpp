@@ -34,18 +34,19 @@ void sum_offers(const ClusterState& state, const TreeChoice& choice, const JobRe
   sums.weights = high - low + 1;
   sums.attached.assign(static_cast<std::size_t>(choice.switches()) * sums.weights, TreeChoice::OfferSum{});
   if (min_free > per_tray) return;
-  thread_local std::vector<int> by_free;
-  for (const TreeChoice::SwitchRange& range : choice.switch_ranges()) {
-    by_free.assign(static_cast<std::size_t>(per_tray) + 1, 0);
-    state.count_trays_with_cores_by_free(range.first, range.end, min_free, by_free);
+  thread_local std::vector<int> by_free;  // per switch with trays, per free count
+  const std::size_t stride = static_cast<std::size_t>(per_tray) + 1;
+  by_free.assign(choice.homes().size() * stride, 0);
+  state.count_trays_with_cores_by_free(choice.home_trays(), min_free, by_free);
+  for (std::size_t h = 0; h < choice.homes().size(); ++h)
     for (int k = min_free; k <= per_tray; ++k) {
-      if (!with_free[k] || by_free[k] == 0) continue;
-      TreeChoice::OfferSum& sum = sums.at(range.switch_index, with_free[k]->weight - low);
-      sum.nodes += by_free[k];
-      sum.cpus += by_free[k] * with_free[k]->cpus;
-      sum.gpus += by_free[k] * with_free[k]->gpus;
+      const int trays = by_free[h * stride + static_cast<std::size_t>(k)];
+      if (!with_free[k] || trays == 0) continue;
+      TreeChoice::OfferSum& sum = sums.at(choice.homes()[h], with_free[k]->weight - low);
+      sum.nodes += trays;
+      sum.cpus += trays * with_free[k]->cpus;
+      sum.gpus += trays * with_free[k]->gpus;
     }
-  }
 }
 
 }  // namespace nvlsim

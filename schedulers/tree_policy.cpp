@@ -39,7 +39,7 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
   const int offered =
       request.shape == RequestShape::nodes ? state.idle_trays() : state.trays_with_free_gpus();
   if (choice_.ranged() && offer_sums_decide(request) &&
-      offered >= kSumsBreakEven * static_cast<int>(choice_.switch_ranges().size())) {
+      offered >= kSumsBreakEven * static_cast<int>(choice_.homes().size())) {
     // Most placements are then decided from the offers summed per switch; only the trays of the leaves
     // taken are offered one by one.
     thread_local TreeChoice::SwitchSums sums;  // kept between calls, as placements are millions

@@ -222,7 +222,8 @@ void require_indexes_match(const ClusterState& state) {
         if (state.free_gpus_in_tray(tray) >= min_free && state.free_cpus_in_tray(tray) > 0)
           ++counted[state.free_gpus_in_tray(tray)];
       for (int k = 0; k <= shape.gpus_per_tray; ++k) counted[k] += 7;
-      state.count_trays_with_cores_by_free(first, end, min_free, by_free);
+      const TrayRun run{first, end};
+      state.count_trays_with_cores_by_free({&run, 1}, min_free, by_free);
       REQUIRE(by_free == counted);
     }
   }

@@ -55,10 +55,11 @@ Tally compare_on_random_machine(const PolicyContext& context, unsigned seed) {
         if (auto offer = nvlsim::cons_tres::offer(state, tray, request)) every.push_back(*offer);
       });
       nvlsim::sum_offers(state, choice, request, sums);
-      for (const TreeChoice::SwitchRange& range : choice.switch_ranges()) {
+      for (std::size_t h = 0; h < choice.homes().size(); ++h) {
+        const nvlsim::TrayRun& trays = choice.home_trays()[h];
         std::vector<TreeChoice::OfferSum> want(static_cast<std::size_t>(sums.weights));
         for (const NodeOffer& offer : every) {
-          if (offer.tray < range.first || offer.tray >= range.end) continue;
+          if (offer.tray < trays.first_tray || offer.tray >= trays.end_tray) continue;
           REQUIRE(offer.weight >= sums.low);
           REQUIRE(offer.weight < sums.low + sums.weights);
           TreeChoice::OfferSum& sum = want[static_cast<std::size_t>(offer.weight - sums.low)];
@@ -66,7 +67,7 @@ Tally compare_on_random_machine(const PolicyContext& context, unsigned seed) {
           sum.gpus += offer.gpus;
         }
         for (int w = 0; w < sums.weights; ++w) {
-          const TreeChoice::OfferSum& got = sums.at(range.switch_index, w);
+          const TreeChoice::OfferSum& got = sums.at(choice.homes()[h], w);
           REQUIRE(got.nodes == want[static_cast<std::size_t>(w)].nodes);
           REQUIRE(got.cpus == got.nodes);
           REQUIRE(got.gpus == want[static_cast<std::size_t>(w)].gpus);
