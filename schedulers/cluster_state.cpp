@@ -3,6 +3,7 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 // popcount is one instruction on every x86-64 CPU of the last fifteen years, but not in the baseline the
 // compiler targets, where it is a library call (12% of a large tree replay). A clone per CPU keeps the
@@ -73,6 +74,16 @@ NVLSIM_POPCNT_CLONES void ClusterState::count_trays_with_cores_by_free(std::span
         counts[k] += std::popcount(bucket(k)[w] & in_range);
     }
   }
+}
+
+void ClusterState::index_groups(TrayGroups groups) {
+  if (groups == nullptr) {
+    groups_ = {};
+    return;
+  }
+  std::vector<int> levels(static_cast<std::size_t>(shape_.trays()));
+  for (int tray = 0; tray < shape_.trays(); ++tray) levels[static_cast<std::size_t>(tray)] = level(tray);
+  groups_ = TrayGroupIndex(std::move(groups), shape_.trays(), shape_.gpus_per_tray, levels);
 }
 
 std::vector<TrayRun> ClusterState::idle_tray_runs() const {
@@ -243,7 +254,9 @@ void ClusterState::recount_tray(int tray) {
   ++by_free[free];
   idle_total_ += idle_delta;
   const bool had_cpus_idle = idle_with_cpus(tray);
+  const int level_was = level(tray);
   free_in_tray_[tray] = free;
+  groups_.move(tray, level_was, level(tray));
   idle_trays_with_cpus_ += int{idle_with_cpus(tray)} - int{had_cpus_idle};
   int& domain_free = free_in_domain_[domain];
   --domains_by_free_[domain_free];
@@ -255,12 +268,14 @@ void ClusterState::recount_tray(int tray) {
 
 void ClusterState::change_cpus(int tray, int cpus) {
   const bool had = idle_with_cpus(tray);
+  const int level_was = level(tray);
   cpus_used_[tray] += cpus;
   idle_trays_with_cpus_ += int{idle_with_cpus(tray)} - int{had};
   const std::size_t word = static_cast<std::size_t>(tray) / 64;
   const std::uint64_t bit = std::uint64_t{1} << (tray % 64);
   cores_in_use_[word] = cpus_used_[tray] > 0 ? cores_in_use_[word] | bit : cores_in_use_[word] & ~bit;
   coreless_[word] = free_cpus_in_tray(tray) == 0 ? coreless_[word] | bit : coreless_[word] & ~bit;
+  groups_.move(tray, level_was, level(tray));
 }
 
 void ClusterState::move_tray_bucket(int tray, int from, int to) {

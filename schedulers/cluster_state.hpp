@@ -11,15 +11,9 @@
 
 #include "models/cluster_shape.hpp"
 #include "schedulers/allocation.hpp"
+#include "schedulers/tray_group_index.hpp"
 
 namespace nvlsim {
-
-// Consecutive trays.
-struct TrayRun {
-  int first_tray = 0;
-  int end_tray = 0;  // one past the last
-  bool operator==(const TrayRun&) const = default;
-};
 
 // Shards per GPU when a run sets none: what tests/slurm_oracle configures Slurm with (gres.conf Count=4 per
 // GPU), a quarter of a GPU being the granularity nvlsim maps fractional requests to (docs/sharing.md).
@@ -142,6 +136,10 @@ class ClusterState {
   // How many times set_down() has been called on this state and the states it was copied from: two
   // states of one evolving machine with the same count have the same down GPUs.
   std::uint64_t down_changes() const { return down_changes_; }
+  // Keeps, from now on, counts per group of trays by level: a tray's free GPUs when it has a free core, else
+  // 0 (what a tree leaf offers, TrayGroupIndex). Replaces any groups kept before; nullptr keeps none.
+  void index_groups(TrayGroups groups);
+  const TrayGroupIndex& tray_groups() const { return groups_; }
 
   // Marks the allocation's GPUs busy (or, for a shard allocation, its shards used), its trays held and its
   // CPUs used. The GPUs (or shards) and CPUs must be free.
@@ -199,6 +197,9 @@ class ClusterState {
     }
     if (open >= 0) visit(open, shape_.trays());
   }
+  int level(int tray) const {
+    return (coreless_[static_cast<std::size_t>(tray) / 64] >> (tray % 64) & 1) != 0 ? 0 : free_in_tray_[tray];
+  }
   bool idle_with_cpus(int tray) const {
     return free_in_tray_[tray] == shape_.gpus_per_tray && cpus_used_[tray] > 0;
   }
@@ -242,6 +243,7 @@ class ClusterState {
   int allocated_total_ = 0;
   int idle_trays_with_cpus_ = 0;
   std::uint64_t down_changes_ = 0;
+  TrayGroupIndex groups_;
 };
 
 }  // namespace nvlsim

@@ -27,6 +27,8 @@ class PlacementPolicy {
   virtual bool may_fit(const ClusterState& state, const JobRequest& request) const {
     return state.free_gpus() >= request.gpus;
   }
+  // Groups of trays the policy wants the state to keep counts for (ClusterState::index_groups), or nullptr.
+  virtual TrayGroups tray_groups() const { return nullptr; }
   // Healthy idle GPUs this policy cannot offer because of the down GPUs on `down_trays` (ascending, each
   // tray once): for a policy that shares trays and ignores blocks, none.
   virtual int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {

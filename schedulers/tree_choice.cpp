@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <utility>
 
 #include <fmt/format.h>
@@ -56,20 +57,28 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
   for (std::size_t s = 0; s < switches; ++s)
     if (tree_.level[s] == 0) leaves_.push_back(static_cast<int>(s));
   bool consecutive = true;
+  bool leaves_only = true;
+  std::size_t largest = 0;
+  std::vector<TrayRun> runs;
   for (std::size_t s = 0; s < switches && single_path_; ++s) {
     const std::vector<int>& own = tree_.trays[s];
     if (own.empty()) continue;
     homes_.push_back(static_cast<int>(s));
     consecutive = consecutive && own.back() - own.front() + 1 == static_cast<int>(own.size());
-    home_trays_.push_back({own.front(), own.back() + 1});
+    leaves_only = leaves_only && tree_.level[s] == 0;
+    largest = std::max(largest, own.size());
+    runs.push_back({own.front(), own.back() + 1});
   }
-  if (!consecutive) home_trays_.clear();
+  const bool small_index = largest * ((runs.size() + 63) / 64) <= kMaxLeafIndexWords;
+  if (consecutive && !runs.empty())
+    home_trays_ = std::make_shared<const std::vector<TrayRun>>(std::move(runs));
   root_.assign(switches, -1);
   for (auto s = tree_.bottom_up.rbegin(); s != tree_.bottom_up.rend(); ++s) {
     root_[*s] = up_[*s] < 0 ? *s : root_[up_[*s]];
     if (up_[*s] < 0) roots_.push_back(*s);
   }
   std::sort(roots_.begin(), roots_.end());
+  if (ranged() && leaves_only && small_index && roots_.size() == 1) leaf_groups_ = home_trays_;
   root_slot_.assign(switches, 0);
   for (std::size_t s = 0; s < switches; ++s)
     root_slot_[s] =

@@ -18,6 +18,9 @@ namespace nvlsim {
 
 // Switches the choice takes: it keeps the hops between every two, 256 MiB at this size.
 inline constexpr std::size_t kMaxTreeSwitches = 8192;
+// The largest count-by-leaf bitsets (words per level: largest leaf x leaves / 64) tree asks the state
+// to keep; above it (a topology of one huge leaf and thousands of tiny ones), it sums per placement instead.
+inline constexpr std::size_t kMaxLeafIndexWords = std::size_t{1} << 16;
 
 class TreeChoice {
  public:
@@ -61,10 +64,21 @@ class TreeChoice {
                                          const JobRequest& request, cons_tres::Demand demand) const;
   // True when every switch has one path up and every switch's trays are consecutive: then
   // `choose_from_sums` may decide from sums over those runs of trays.
-  bool ranged() const { return !home_trays_.empty(); }
+  bool ranged() const { return home_trays_ != nullptr; }
   // The switches with trays of their own, ascending, and (when ranged()) their trays, one run each.
   std::span<const int> homes() const { return homes_; }
-  std::span<const TrayRun> home_trays() const { return home_trays_; }
+  std::span<const TrayRun> home_trays() const {
+    return ranged() ? std::span<const TrayRun>(*home_trays_) : std::span<const TrayRun>{};
+  }
+  // home_trays() when `choose_in_one_leaf` applies: the tree is ranged(), has one top switch, only leaves
+  // have trays, and a TrayGroupIndex over them stays small (kMaxLeafIndexWords). Else nullptr.
+  const TrayGroups& leaf_groups() const { return leaf_groups_; }
+  // `choose`'s answer when the job fits in the first leaf it takes, as most jobs do, read from `index`
+  // (counts per leaf_groups(), kept by the state: ClusterState::index_groups) and the offers of that
+  // leaf's trays; not decided otherwise. Requires leaf_groups() to be the index's groups and
+  // offer_sums_decide(request). O(largest leaf + leaves / 64 + the leaf's trays): no pass over the switches.
+  Decision choose_in_one_leaf(const TrayGroupIndex& index, const JobRequest& request,
+                              cons_tres::Demand demand, const OfferAt& offer_at) const;
   // `choose`'s per-switch path from the offers' sums per switch (SwitchSums sized for this tree's switches)
   // and, for the trays of the leaves taken, their offers. Not decided when the per-node walk must decide,
   // as when the sums' CPUs fall short. Requires ranged().
@@ -100,6 +114,9 @@ class TreeChoice {
   // Its part after the sums: the top switch, then its leaves. Decided unless the lowest weight under the
   // top switch does not suffice alone.
   // leaf_offers(leaf, visit) calls visit(offer) for the leaf's offers in tray order while it returns true.
+  // Takes the offer when it has the best weight; false once nothing more is to be taken from the leaf.
+  static bool take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
+                        cons_tres::Demand& demand, std::vector<int>& picked);
   template <typename LeafOffers>
   Decision decide(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
                   LeafOffers leaf_offers) const;
@@ -121,8 +138,9 @@ class TreeChoice {
   std::vector<int> root_slot_;  // per switch: its top switch's place in roots_
   std::vector<int> enter_;
   std::vector<int> leave_;
-  std::vector<int> homes_;           // when single_path_
-  std::vector<TrayRun> home_trays_;  // when ranged()
+  std::vector<int> homes_;  // when single_path_
+  TrayGroups home_trays_;   // when ranged()
+  TrayGroups leaf_groups_;
 };
 
 }  // namespace nvlsim

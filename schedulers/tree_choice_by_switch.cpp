@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <utility>
 
 // The per-switch path of TreeChoice::choose (tree_choice.hpp).
@@ -66,6 +67,51 @@ TreeChoice::Decision TreeChoice::choose_from_sums(const SwitchSums& sums, const 
       if (n && !visit(*n)) return;
     }
   });
+}
+
+bool TreeChoice::take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
+                           cons_tres::Demand& demand, std::vector<int>& picked) {
+  if (demand.max_nodes <= 0 || demand.satisfied()) return false;
+  if (n.weight != best_weight) return true;
+  cons_tres::take_node(n, request, demand);
+  picked.push_back(n.tray);
+  return !demand.satisfied();
+}
+
+// decide() with one top switch and trays on leaves only, up to its first leaf: the top switch is the one
+// at the top when it has enough nodes; the best weight there is that of the trays at level t (the level
+// from which offers weigh least; an offer's weight never rises with the tray's free GPUs), when some tray
+// has it; and the first leaf, all distances being nought, is the tightest that fits.
+TreeChoice::Decision TreeChoice::choose_in_one_leaf(const TrayGroupIndex& index, const JobRequest& request,
+                                                    cons_tres::Demand demand, const OfferAt& offer_at) const {
+  const int per_tray = index.per_tray();
+  int offered_from = 0;  // the fewest free GPUs of a tray with an offer
+  int t = 0;
+  int best_weight = std::numeric_limits<int>::max();
+  for (int k = 1; k <= per_tray; ++k) {
+    const std::optional<cons_tres::NodeOffer> offer = cons_tres::offer_of(0, k, 1, per_tray, request);
+    if (!offer) continue;
+    if (offered_from == 0) offered_from = k;
+    if (offer->weight < best_weight) {
+      best_weight = offer->weight;
+      t = k;
+    }
+  }
+  if (offered_from == 0) return {true, std::nullopt};
+  const int offered = index.total(offered_from);
+  if (offered == 0 || offered < demand.nodes) return {true, std::nullopt};
+  // No tray at level t, or none with enough: decide()'s test of the best weight's sums passes whenever one
+  // leaf's best trays satisfy the job, so the walk below tells.
+  const int group = index.tightest(t, demand.nodes);
+  if (group < 0) return {};
+  std::vector<int> picked;
+  for (int tray : tree_.trays[homes_[group]]) {
+    const std::optional<cons_tres::NodeOffer> n = offer_at(tray);
+    if (n && !take_best(*n, best_weight, request, demand, picked)) break;
+  }
+  if (!demand.satisfied()) return {};
+  std::sort(picked.begin(), picked.end());
+  return {true, std::move(picked)};
 }
 
 template <typename LeafOffers>
@@ -146,11 +192,7 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
     add_distance(distance, distance_[leaf], open);
     // The leaf's best nodes in order: its trays that are offered at the best weight.
     leaf_offers(leaf, [&](const cons_tres::NodeOffer& n) {
-      if (demand.max_nodes <= 0 || demand.satisfied()) return false;
-      if (n.weight != sums.low + best) return true;
-      cons_tres::take_node(n, request, demand);
-      picked.push_back(n.tray);
-      return !demand.satisfied();
+      return take_best(n, sums.low + best, request, demand, picked);
     });
     if (demand.satisfied()) return decided();
     count[leaf] = 0;

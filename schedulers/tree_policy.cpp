@@ -35,20 +35,29 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
     return cons_tres::share_allocation(state, *trays, request);
   }
   const cons_tres::Demand demand = cons_tres::initial_demand(state, request);
-  // The trays the offers below would visit: the idle ones for whole trays, else those with a free GPU.
-  const int offered =
-      request.shape == RequestShape::nodes ? state.idle_trays() : state.trays_with_free_gpus();
-  if (choice_.ranged() && offer_sums_decide(request) &&
-      offered >= kSumsBreakEven * static_cast<int>(choice_.homes().size())) {
-    // Most placements are then decided from the offers summed per switch; only the trays of the leaves
-    // taken are offered one by one.
-    thread_local TreeChoice::SwitchSums sums;  // kept between calls, as placements are millions
-    sum_offers(state, choice_, request, sums);
-    const TreeChoice::Decision decision = choice_.choose_from_sums(
-        sums, request, demand, [&](int tray) { return cons_tres::offer(state, tray, request); });
-    if (decision.decided) {
+  if (choice_.ranged() && offer_sums_decide(request)) {
+    const TreeChoice::OfferAt offer_at = [&](int tray) { return cons_tres::offer(state, tray, request); };
+    const auto chosen = [&](const TreeChoice::Decision& decision) -> std::optional<Allocation> {
       if (!decision.trays) return std::nullopt;
       return cons_tres::pick_gpus(state, *decision.trays, request);
+    };
+    // A job that fits in one leaf is placed from the state's counts per leaf.
+    const TrayGroups& leaves = choice_.leaf_groups();
+    if (leaves != nullptr && state.tray_groups().groups() == leaves) {
+      const TreeChoice::Decision decision =
+          choice_.choose_in_one_leaf(state.tray_groups(), request, demand, offer_at);
+      if (decision.decided) return chosen(decision);
+    }
+    // The trays the offers below would visit: the idle ones for whole trays, else those with a free GPU.
+    // When they are many, placements are decided from the offers summed per switch; only the trays of the
+    // leaves taken are offered one by one.
+    const int offered =
+        request.shape == RequestShape::nodes ? state.idle_trays() : state.trays_with_free_gpus();
+    if (offered >= kSumsBreakEven * static_cast<int>(choice_.homes().size())) {
+      thread_local TreeChoice::SwitchSums sums;  // kept between calls, as placements are millions
+      sum_offers(state, choice_, request, sums);
+      const TreeChoice::Decision decision = choice_.choose_from_sums(sums, request, demand, offer_at);
+      if (decision.decided) return chosen(decision);
     }
   }
   // The nodes Slurm considers, ascending: for a whole-tray request the idle trays, read by runs.

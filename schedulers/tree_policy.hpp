@@ -31,6 +31,8 @@ class TreePolicy final : public PlacementPolicy {
   // As per-gpu's: enough free GPUs, and idle trays for a whole-tray request; for shares, a possible size.
   // O(1).
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
+  // The leaf switches' trays, when the tree allows placing from counts per leaf (TreeChoice::leaf_groups).
+  TrayGroups tray_groups() const override { return choice_.leaf_groups(); }
 
  private:
   std::string name_;

@@ -1,11 +1,15 @@
 #include "sim/core/running_set.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace nvlsim {
 
-RunningSet::RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler)
-    : state_(shape, shares_per_gpu), sampler_(sampler), running_(jobs, 0), owners_(shape.gpus()) {}
+RunningSet::RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler,
+                       TrayGroups tray_groups)
+    : state_(shape, shares_per_gpu), sampler_(sampler), running_(jobs, 0), owners_(shape.gpus()) {
+  state_.index_groups(std::move(tray_groups));
+}
 
 void RunningSet::add(std::size_t job, double expected_end, const Allocation& allocation) {
   state_.apply(allocation);

@@ -19,8 +19,10 @@ namespace nvlsim {
 class RunningSet {
  public:
   // For `jobs` job indices on a cluster of this shape whose GPUs count `shares_per_gpu` shares each
-  // (ClusterState); changes are reported to `sampler`.
-  RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler);
+  // (ClusterState); changes are reported to `sampler`. The state keeps counts for `tray_groups` (the
+  // policy's, PlacementPolicy::tray_groups) when given.
+  RunningSet(const ClusterShape& shape, int shares_per_gpu, std::size_t jobs, StateSampler& sampler,
+             TrayGroups tray_groups = nullptr);
 
   // Gives the allocation to the job until remove(job); `expected_end` is what backfill plans with.
   void add(std::size_t job, double expected_end, const Allocation& allocation);

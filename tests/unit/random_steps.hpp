@@ -45,9 +45,11 @@ void random_steps(ClusterState& state, std::mt19937& rng, int steps, int new_job
 // whole trays), releases, GPUs going down or up; now and then a job also holds a core on some other tray
 // (as Slurm may report a job's cores: an idle tray with cores in use is no longer offered whole) or every
 // free core of its first tray (a tray with free GPUs and no core is never offered). check(state) after each.
+// The state keeps counts for `groups` when given (ClusterState::index_groups).
 template <class Check>
-void random_machine(const ClusterShape& shape, unsigned seed, Check check) {
+void random_machine(const ClusterShape& shape, unsigned seed, Check check, TrayGroups groups = nullptr) {
   ClusterState state(shape);
+  state.index_groups(std::move(groups));
   const PerGpuPolicy policy;
   std::mt19937 rng(seed);
   const auto new_job = [&](int op, std::mt19937& r) -> std::optional<Allocation> {
