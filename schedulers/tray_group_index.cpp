@@ -41,8 +41,7 @@ int TrayGroupIndex::tightest(int at_least, int fewest) const {
   return -1;
 }
 
-void TrayGroupIndex::move(int tray, int from, int to) {
-  if (empty()) return;
+void TrayGroupIndex::shift(int tray, int from, int to) {
   const int g = group_of_[static_cast<std::size_t>(tray)];
   if (g < 0) return;
   for (int k = from + 1; k <= to; ++k) change(g, k, 1);

@@ -42,14 +42,18 @@ class TrayGroupIndex {
   // Of the groups whose count(g, at_least) is `fewest` (>= 1) or more, the lowest of those with the smallest
   // such count; -1 when none. O(largest group + groups / 64).
   int tightest(int at_least, int fewest) const;
-  // A tray's level changed (ClusterState calls this). O(levels changed).
-  void move(int tray, int from, int to);
+  // A tray's level changed (ClusterState calls this at every change of a tray, so the test is inline).
+  // O(levels changed).
+  void move(int tray, int from, int to) {
+    if (from != to && groups_ != nullptr) shift(tray, from, to);
+  }
 
  private:
   // The bucket of the groups with `count` (1..largest) trays at level `at_least` or above.
   std::size_t bucket(int at_least, int count) const {
     return static_cast<std::size_t>(at_least - 1) * largest_ + static_cast<std::size_t>(count - 1);
   }
+  void shift(int tray, int from, int to);
   void change(int g, int at_least, int delta);
 
   TrayGroups groups_;

@@ -142,6 +142,7 @@ json answer(const std::optional<Allocation>& placed, const ClusterShape& shape) 
 // reservation_replay.hpp): when, and on what.
 json reservation(const json& question, const PlacementPolicy& policy, const ClusterShape& shape) {
   ClusterState state(shape);
+  state.index_groups(policy.tray_groups());  // as the run's state keeps them
   std::vector<Allocation> allocations;
   for (const json& job : question.at("running")) allocations.push_back(allocation_of(job.at("used"), shape));
   ReservationReplay replay;
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
           out = reservation(question, *policy, context.shape);
         } else {
           ClusterState state(context.shape, options.shards_per_gpu);
+          state.index_groups(policy->tray_groups());
           apply_used(state, question.at("used"));
           out = answer(policy->place(state, request_of(question.at("request"))), context.shape);
         }
