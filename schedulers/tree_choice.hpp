@@ -111,12 +111,12 @@ class TreeChoice {
   // `choose` when every switch has one path up, counting per switch and weight rather than per node.
   Decision choose_by_switch(std::span<const cons_tres::NodeOffer> node, const JobRequest& request,
                             cons_tres::Demand demand) const;
+  // Takes a leaf's offer when it has the best weight; false once nothing more is to be taken from the leaf.
+  static bool take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
+                        cons_tres::Demand& demand, std::vector<int>& picked);
   // Its part after the sums: the top switch, then its leaves. Decided unless the lowest weight under the
   // top switch does not suffice alone.
   // leaf_offers(leaf, visit) calls visit(offer) for the leaf's offers in tray order while it returns true.
-  // Takes the offer when it has the best weight; false once nothing more is to be taken from the leaf.
-  static bool take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
-                        cons_tres::Demand& demand, std::vector<int>& picked);
   template <typename LeafOffers>
   Decision decide(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
                   LeafOffers leaf_offers) const;

@@ -100,8 +100,8 @@ TreeChoice::Decision TreeChoice::choose_in_one_leaf(const TrayGroupIndex& index,
   if (offered_from == 0) return {true, std::nullopt};
   const int offered = index.total(offered_from);
   if (offered == 0 || offered < demand.nodes) return {true, std::nullopt};
-  // No tray at level t, or none with enough: decide()'s test of the best weight's sums passes whenever one
-  // leaf's best trays satisfy the job, so the walk below tells.
+  // -1 when no leaf has enough trays at level t. decide()'s test of the best weight's sums is left out: a
+  // leaf whose best trays satisfy the job passes it.
   const int group = index.tightest(t, demand.nodes);
   if (group < 0) return {};
   std::vector<int> picked;

@@ -22,11 +22,14 @@ class TreePolicy final : public PlacementPolicy {
   // tests/slurm_oracle checks it against the real Slurm: under the highest switch, the nodes of the
   // lowest scheduling weights that suffice; then leaf switches one at a time, the nearest to those used
   // and the tightest in nodes, their nodes in index order; GPUs on them as per-gpu picks them.
-  // O(trays / 64 + offered trays) to gather the offers (only trays with a free GPU are looked at; for a
-  // whole-tray request without a CPU share, only the idle ones, read by runs: cons_tres_runs.hpp), then
-  // TreeChoice::choose's cost. A share request (`-N n --gres=shard:K` or mps) takes the same path with every
-  // tray that can serve at one weight, and on each chosen tray its first GPU with enough free shares, O(trays
-  // x GPUs per tray). Throws std::invalid_argument for fewer than 1 GPU.
+  // A job without a CPU share or shards that fits in the first leaf Slurm takes, as most do, is placed from
+  // the state's counts per leaf (tray_groups below; TreeChoice::choose_in_one_leaf): O(largest leaf +
+  // leaves / 64 + that leaf's trays). Otherwise O(trays / 64 + offered trays) to gather the offers (only
+  // trays with a free GPU are looked at; for a whole-tray request without a CPU share, only the idle ones,
+  // read by runs: cons_tres_runs.hpp), then TreeChoice::choose's cost. A share request (`-N n --gres=shard:K`
+  // or mps) takes the same path with every tray that can serve at one weight, and on each chosen tray its
+  // first GPU with enough free shares, O(trays x GPUs per tray). Throws std::invalid_argument for fewer than
+  // 1 GPU.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
   // As per-gpu's: enough free GPUs, and idle trays for a whole-tray request; for shares, a possible size.
   // O(1).
