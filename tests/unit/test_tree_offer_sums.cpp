@@ -40,74 +40,76 @@ struct Tally {
   int one_leaf_placed = 0;
 };
 
-// For requests of whole trays and of GPUs anywhere, after every random step: the sums are those of every
-// tray's offer (CPUs one per node), and a decision from them is the choice from every offer.
+// For requests of whole trays and of GPUs anywhere, on one state: the sums are those of every tray's
+// offer (CPUs one per node), and a decision from them, or from the state's counts per leaf when the tree
+// allows it, is the choice from every offer.
+void compare_on(const TreeChoice& choice, const ClusterState& state, TreeChoice::SwitchSums& sums,
+                Tally& tally) {
+  std::vector<NodeOffer> every;
+  for (const JobRequest request : {JobRequest{4, RequestShape::nodes}, JobRequest{12, RequestShape::nodes},
+                                   JobRequest{40, RequestShape::nodes}, JobRequest{1}, JobRequest{3},
+                                   JobRequest{6}, JobRequest{23}, JobRequest{90}}) {
+    INFO(request.gpus << " GPUs, " << (request.shape == RequestShape::nodes ? "whole trays" : "anywhere"));
+    REQUIRE(nvlsim::offer_sums_decide(request));
+    every.clear();
+    state.for_each_tray_with_free_gpus([&](int tray) {
+      if (!choice.under_a_switch(tray)) return;
+      if (auto offer = nvlsim::cons_tres::offer(state, tray, request)) every.push_back(*offer);
+    });
+    nvlsim::sum_offers(state, choice, request, sums);
+    for (std::size_t h = 0; h < choice.homes().size(); ++h) {
+      const nvlsim::TrayRun& trays = choice.home_trays()[h];
+      std::vector<TreeChoice::OfferSum> want(static_cast<std::size_t>(sums.weights));
+      for (const NodeOffer& offer : every) {
+        if (offer.tray < trays.first_tray || offer.tray >= trays.end_tray) continue;
+        REQUIRE(offer.weight >= sums.low);
+        REQUIRE(offer.weight < sums.low + sums.weights);
+        TreeChoice::OfferSum& sum = want[static_cast<std::size_t>(offer.weight - sums.low)];
+        ++sum.nodes;
+        sum.gpus += offer.gpus;
+      }
+      for (int w = 0; w < sums.weights; ++w) {
+        const TreeChoice::OfferSum& got = sums.at(choice.homes()[h], w);
+        REQUIRE(got.nodes == want[static_cast<std::size_t>(w)].nodes);
+        REQUIRE(got.cpus == got.nodes);
+        REQUIRE(got.gpus == want[static_cast<std::size_t>(w)].gpus);
+      }
+    }
+    const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
+    const TreeChoice::OfferAt offer_at = [&](int tray) {
+      return nvlsim::cons_tres::offer(state, tray, request);
+    };
+    if (choice.leaf_groups() != nullptr) {
+      REQUIRE(state.tray_groups().groups() == choice.leaf_groups());
+      const TreeChoice::Decision one_leaf =
+          choice.choose_in_one_leaf(state.tray_groups(), request, demand, offer_at);
+      if (one_leaf.decided) {
+        REQUIRE(one_leaf.trays == choice.choose(every, request, demand));
+        ++tally.one_leaf_decided;
+        tally.one_leaf_placed += one_leaf.trays.has_value();
+      } else {
+        ++tally.one_leaf_undecided;
+      }
+    }
+    const TreeChoice::Decision decision = choice.choose_from_sums(sums, request, demand, offer_at);
+    if (!decision.decided) {
+      ++tally.undecided;
+      continue;
+    }
+    REQUIRE(decision.trays == choice.choose(every, request, demand));
+    ++tally.decided;
+    tally.placed += decision.trays.has_value();
+  }
+}
+
+// compare_on after every random step.
 Tally compare_on_random_machine(const PolicyContext& context, unsigned seed) {
   const TreeChoice choice(nvlsim::make_switch_tree(context));
   REQUIRE(choice.ranged());
   Tally tally;
   TreeChoice::SwitchSums sums;
   nvlsim::test::random_machine(
-      context.shape, seed,
-      [&](const ClusterState& state) {
-        std::vector<NodeOffer> every;
-        for (const JobRequest request :
-             {JobRequest{4, RequestShape::nodes}, JobRequest{12, RequestShape::nodes},
-              JobRequest{40, RequestShape::nodes}, JobRequest{1}, JobRequest{3}, JobRequest{6},
-              JobRequest{23}, JobRequest{90}}) {
-          INFO(request.gpus << " GPUs, "
-                            << (request.shape == RequestShape::nodes ? "whole trays" : "anywhere"));
-          REQUIRE(nvlsim::offer_sums_decide(request));
-          every.clear();
-          state.for_each_tray_with_free_gpus([&](int tray) {
-            if (!choice.under_a_switch(tray)) return;
-            if (auto offer = nvlsim::cons_tres::offer(state, tray, request)) every.push_back(*offer);
-          });
-          nvlsim::sum_offers(state, choice, request, sums);
-          for (std::size_t h = 0; h < choice.homes().size(); ++h) {
-            const nvlsim::TrayRun& trays = choice.home_trays()[h];
-            std::vector<TreeChoice::OfferSum> want(static_cast<std::size_t>(sums.weights));
-            for (const NodeOffer& offer : every) {
-              if (offer.tray < trays.first_tray || offer.tray >= trays.end_tray) continue;
-              REQUIRE(offer.weight >= sums.low);
-              REQUIRE(offer.weight < sums.low + sums.weights);
-              TreeChoice::OfferSum& sum = want[static_cast<std::size_t>(offer.weight - sums.low)];
-              ++sum.nodes;
-              sum.gpus += offer.gpus;
-            }
-            for (int w = 0; w < sums.weights; ++w) {
-              const TreeChoice::OfferSum& got = sums.at(choice.homes()[h], w);
-              REQUIRE(got.nodes == want[static_cast<std::size_t>(w)].nodes);
-              REQUIRE(got.cpus == got.nodes);
-              REQUIRE(got.gpus == want[static_cast<std::size_t>(w)].gpus);
-            }
-          }
-          const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
-          const TreeChoice::OfferAt offer_at = [&](int tray) {
-            return nvlsim::cons_tres::offer(state, tray, request);
-          };
-          if (choice.leaf_groups() != nullptr) {
-            REQUIRE(state.tray_groups().groups() == choice.leaf_groups());
-            const TreeChoice::Decision one_leaf =
-                choice.choose_in_one_leaf(state.tray_groups(), request, demand, offer_at);
-            if (one_leaf.decided) {
-              REQUIRE(one_leaf.trays == choice.choose(every, request, demand));
-              ++tally.one_leaf_decided;
-              tally.one_leaf_placed += one_leaf.trays.has_value();
-            } else {
-              ++tally.one_leaf_undecided;
-            }
-          }
-          const TreeChoice::Decision decision = choice.choose_from_sums(sums, request, demand, offer_at);
-          if (!decision.decided) {
-            ++tally.undecided;
-            continue;
-          }
-          REQUIRE(decision.trays == choice.choose(every, request, demand));
-          ++tally.decided;
-          tally.placed += decision.trays.has_value();
-        }
-      },
+      context.shape, seed, [&](const ClusterState& state) { compare_on(choice, state, sums, tally); },
       choice.leaf_groups());
   return tally;
 }
