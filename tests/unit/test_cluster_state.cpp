@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <memory>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -147,36 +146,6 @@ std::vector<TrayRun> runs_with_at_least(const ClusterState& state, int free) {
 }
 
 // The indexes by free count against counts taken GPU by GPU.
-// The state's counts per group of trays, when it keeps some, against the trays: per group and level, the
-// totals, and the tightest group for every level and every fewest count.
-void require_group_index_matches(const ClusterState& state) {
-  const nvlsim::TrayGroupIndex& index = state.tray_groups();
-  if (index.empty()) return;
-  const std::vector<TrayRun>& groups = *index.groups();
-  const int per_tray = state.shape().gpus_per_tray;
-  int largest = 0;
-  for (const TrayRun& g : groups) largest = std::max(largest, g.end_tray - g.first_tray);
-  for (int k = 1; k <= per_tray; ++k) {
-    std::vector<int> count(groups.size(), 0);
-    int total = 0;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      for (int tray = groups[g].first_tray; tray < groups[g].end_tray; ++tray)
-        count[g] += state.free_gpus_in_tray(tray) >= k && state.free_cpus_in_tray(tray) > 0;
-      REQUIRE(index.count(static_cast<int>(g), k) == count[g]);
-      total += count[g];
-    }
-    REQUIRE(index.total(k) == total);
-    for (int fewest = 1; fewest <= largest + 1; ++fewest) {
-      int want = -1;
-      for (std::size_t g = 0; g < groups.size(); ++g)
-        if (count[g] >= fewest && (want < 0 || count[g] < count[static_cast<std::size_t>(want)]))
-          want = static_cast<int>(g);
-      INFO("level " << k << ", fewest " << fewest);
-      REQUIRE(index.tightest(k, fewest) == want);
-    }
-  }
-}
-
 void require_indexes_match(const ClusterState& state) {
   const ClusterShape& shape = state.shape();
   std::vector<int> first_with(shape.gpus_per_tray + 1, -1);
@@ -258,7 +227,6 @@ void require_indexes_match(const ClusterState& state) {
       REQUIRE(by_free == counted);
     }
   }
-  require_group_index_matches(state);
 }
 
 }  // namespace
@@ -284,21 +252,7 @@ TEST_CASE("free trays are indexed by free count, and runs of them cross word bou
   CHECK(state.first_tray_with_free(0) == 0);
   CHECK(runs_with_at_least(state, 1) == std::vector<TrayRun>{{60, 71}, {72, 130}});
   CHECK(state.idle_tray_runs() == std::vector<TrayRun>{{60, 64}, {65, 71}, {72, 130}});
-  // Counts per group taken on a busy machine start from its trays as they are.
-  state.index_groups(std::make_shared<const std::vector<TrayRun>>(std::vector<TrayRun>{{50, 66}, {66, 144}}));
-  CHECK(state.tray_groups().count(0, 4) == 5);
-  CHECK(state.tray_groups().count(0, 3) == 6);
-  CHECK(state.tray_groups().tightest(4, 1) == 0);
-  CHECK(state.tray_groups().tightest(4, 6) == 1);
   require_indexes_match(state);
-  state.index_groups(nullptr);
-  CHECK(state.tray_groups().empty());
-  CHECK(state.tray_groups().tightest(1, 1) == -1);
-  for (const std::vector<TrayRun>& bad :
-       {std::vector<TrayRun>{{0, 10}, {9, 20}}, std::vector<TrayRun>{{5, 5}},
-        std::vector<TrayRun>{{140, 145}}, std::vector<TrayRun>{{20, 30}, {0, 10}}})
-    CHECK_THROWS_AS(state.index_groups(std::make_shared<const std::vector<TrayRun>>(bad)),
-                    std::invalid_argument);
 }
 
 TEST_CASE("the indexes by free count follow random applies, releases and failures", "[cluster_state]") {
@@ -307,20 +261,9 @@ TEST_CASE("the indexes by free count follow random applies, releases and failure
   // jobs take every free core of a tray.
   ClusterShape few_cores = kEightRacks;
   few_cores.cpus_per_tray = 3;
-  // Counts are kept for uneven groups of trays with gaps between them, two across a word boundary, and
-  // more groups than a word has bits on the larger machine.
-  ClusterShape many_groups = kEightRacks;
-  many_groups.domains = 9;
-  for (const ClusterShape& shape : {kEightRacks, few_cores, many_groups}) {
-    INFO(shape.cpus_per_tray << " cores per tray, " << shape.trays() << " trays");
+  for (const ClusterShape& shape : {kEightRacks, few_cores}) {
+    INFO(shape.cpus_per_tray << " cores per tray");
     ClusterState state(shape);
-    std::vector<TrayRun> groups{{0, 5}, {5, 37}, {40, 41}, {60, 130}, {131, 144}};
-    if (shape.trays() > 144) {
-      groups.clear();
-      for (int tray = 0; tray + 2 <= shape.trays(); tray += 2)
-        groups.push_back({tray, tray + 1 + tray % 3 % 2});
-    }
-    state.index_groups(std::make_shared<const std::vector<TrayRun>>(groups));
     std::mt19937 rng(12345);
     const auto new_job = [&state, &shape](int op, std::mt19937& r) -> std::optional<Allocation> {
       // A job on up to 20 free GPUs, sometimes holding the trays around its first GPU.
@@ -424,8 +367,6 @@ TEST_CASE("a down GPU holding shards stays unavailable after its shards are rele
 
 TEST_CASE("the indexes follow random mixes of whole-GPU and shard jobs", "[cluster_state][shard]") {
   ClusterState state(kEightRacks);
-  state.index_groups(
-      std::make_shared<const std::vector<TrayRun>>(std::vector<TrayRun>{{0, 18}, {18, 100}, {100, 144}}));
   std::mt19937 rng(2026);
   const auto new_job = [&state](int op, std::mt19937& r) -> std::optional<Allocation> {
     // A whole-GPU job on up to 8 free GPUs, or a shard job of 1..4 shards on up to 3 GPUs that have them.
