@@ -23,7 +23,7 @@ JobLifecycle::JobLifecycle(const PlatformSpec& platform, std::span<const Job> jo
       network_(network),
       running_(running),
       references_(platform),
-      attempts_(jobs.size()),
+      slot_of_(jobs.size()),
       progress_of_(jobs.size()) {}
 
 void JobLifecycle::push(double time, std::size_t job, EventKind kind) {
@@ -37,8 +37,14 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
 
   JobProgress& p = progress_of_[job];
   ++p.attempt;
-  Attempt& a = attempts_[job];
-  a = Attempt{};
+  if (free_slots_.empty()) {
+    slot_of_[job] = static_cast<std::uint32_t>(attempts_.size());
+    attempts_.emplace_back();
+  } else {
+    slot_of_[job] = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  Attempt& a = attempt(job);
   a.start = now;
   a.work = j.run_time - p.saved_work;
   a.work_started = p.attempt > 1 ? now + config_.requeue.restart_overhead : now;
@@ -66,7 +72,7 @@ void JobLifecycle::start(std::size_t job, const Allocation& allocation) {
 }
 
 void JobLifecycle::begin_round(std::size_t job) {
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   if (a.round == a.rounds) {
     finish(job, FinalState::completed_successfully, "", network_.now());
     return;
@@ -95,7 +101,7 @@ void JobLifecycle::update_speeds(const std::vector<int>& gpus, std::size_t excep
   for (int gpu : gpus) {
     for (std::size_t other : running_.owners_of(gpu)) {
       if (other == except) continue;
-      Attempt& a = attempts_[other];
+      Attempt& a = attempt(other);
       const double speed = sharing_speed(running_.allocation(other));
       if (speed == a.speed) continue;
       const bool computing = !a.communicating && now >= a.work_started && a.round < a.rounds;
@@ -115,7 +121,7 @@ void JobLifecycle::on_event(const Event& e) {
   const std::size_t job = e.index;
   // The attempt the event belongs to ended before it came due.
   if (!running_.contains(job) || e.attempt != progress_of_[job].attempt) return;
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   switch (e.kind) {
     case EventKind::work_start:
       begin_round(job);
@@ -144,7 +150,7 @@ void JobLifecycle::on_event(const Event& e) {
 // requeues, until it has been requeued max_requeue times.
 bool JobLifecycle::kill(std::size_t job, const std::string& reason) {
   const double now = network_.now();
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   JobProgress& p = progress_of_[job];
   const double done = a.work_done(now, cancel_flows(job));
   const double saved = p.checkpointed(done, config_.requeue.checkpoint_interval, jobs_[job].run_time);
@@ -163,7 +169,7 @@ bool JobLifecycle::kill(std::size_t job, const std::string& reason) {
 }
 
 void JobLifecycle::begin_step(std::size_t job) {
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   const double now = network_.now();
   while (a.step < a.steps.size()) {
     a.step_started = now;
@@ -195,7 +201,7 @@ void JobLifecycle::plan_launch(std::size_t job, const PlannedFlow& f) {
 }
 
 void JobLifecycle::flow_done(std::size_t job) {
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   if (--a.flows_left > 0) return;
   a.round_comm_time += network_.now() - a.step_started;
   ++a.step;
@@ -206,7 +212,7 @@ void JobLifecycle::flow_done(std::size_t job) {
 // to its bandwidth figures: completed steps in full, the current one by the mean share of bytes sent.
 // Returns that part as a share of the round's communication (0 when not communicating).
 double JobLifecycle::cancel_flows(std::size_t job) {
-  Attempt& a = attempts_[job];
+  Attempt& a = attempt(job);
   const CancelledFlows cancelled = network_.cancel(job);
   a.flows_left = 0;
   if (!a.communicating || a.round_comm_uncontended <= 0) return 0;
@@ -224,9 +230,9 @@ void JobLifecycle::release(std::size_t job) {
   const Allocation& allocation = running_.allocation(job);
   const std::vector<int> shared = allocation.shards > 0 ? allocation.gpus : std::vector<int>{};
   running_.remove(job);
-  // The attempt's plan is rebuilt at the next start: freed now, its memory serves the jobs starting next
-  // instead of every ended job's plan staying live until the replay ends.
-  attempts_[job] = Attempt{};
+  // Its plan is freed now, so that the slot's next attempt starts from a fresh one.
+  attempt(job) = Attempt{};
+  free_slots_.push_back(slot_of_[job]);
   released_ = true;
   update_speeds(shared, job);
 }

@@ -3,6 +3,7 @@
 // then a collective whose steps run as flows; a time limit or a failure may end it early.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -50,6 +51,8 @@ class JobLifecycle {
 
  private:
   void push(double time, std::size_t job, EventKind kind);
+  // The running attempt of a job that runs.
+  Attempt& attempt(std::size_t job) { return attempts_[slot_of_[job]]; }
   void begin_round(std::size_t job);
   void schedule_compute_done(std::size_t job, Attempt& a);
   // 1 for whole GPUs; below 1 for shares of a GPU other running jobs share too.
@@ -72,8 +75,12 @@ class JobLifecycle {
   Network& network_;
   RunningSet& running_;
   ReferenceCosts references_;
-  std::vector<Attempt> attempts_;         // by job index: the running attempt (empty otherwise)
-  std::vector<JobProgress> progress_of_;  // by job index
+  // The running jobs' attempts, in slots a job takes at its start and gives back at its end: memory for
+  // the jobs running at once, not for every job of the trace (232 bytes a job, 232 MB for a million).
+  std::vector<Attempt> attempts_;
+  std::vector<std::uint32_t> slot_of_;     // by job index: its attempt's slot while it runs
+  std::vector<std::uint32_t> free_slots_;  // slots of ended attempts, the last freed taken first
+  std::vector<JobProgress> progress_of_;   // by job index
   std::vector<AttemptRecord> killed_;
   std::vector<Launch> launches_;  // the step being started (kept to reuse its buffer)
   std::size_t finished_ = 0;

@@ -18,9 +18,10 @@ StateSampler::StateSampler(const ClusterShape& shape, const FabricParams& fabric
       dirty_list_(shape.domains) {
   std::iota(dirty_list_.begin(), dirty_list_.end(), 0);
   domains_by_run_[shape.trays_per_domain] = shape.domains;
-  // A record at each start and each end, in the common case: growing the vector instead copied it and
-  // faulted in its pages again at every doubling.
-  samples_.reserve(2 * admitted.size() + 1);
+  // A record at each start, each end and each backfill wake-up: 2.8 a job on the built-in mix at load 0.9.
+  // Growing the vector copied it and faulted its pages in again at every doubling; reserved pages that
+  // are never written cost no memory, so the room is generous.
+  samples_.reserve(4 * admitted.size() + 1);
   std::map<int, int> counts, share_counts;
   for (std::size_t j : admitted) {
     const JobRequest& r = requests[j];
