@@ -189,6 +189,9 @@ Json run_set(const std::vector<std::string>& policy_names, int parallel,
               {"replay_s", replay},
               // CPU time of the replaying child: steadier than wall time on a machine shared with other work.
               {"replay_cpu_s", seconds(child.ru_utime) + seconds(child.ru_stime)},
+              {"replay_sys_s", seconds(child.ru_stime)},
+              // A first touch of a page each: in a virtual machine a fault can cost microseconds.
+              {"replay_page_faults", child.ru_minflt + child.ru_majflt},
               // per policy: the jobs of every policy's replay over the wall time of all of them
               {"jobs_per_s", static_cast<double>(jobs.size() * results.size()) / wall},
               {"replay_rss_mb", mb(child.ru_maxrss)},
@@ -251,11 +254,11 @@ Json run_racks(int racks, const std::vector<Scenario>& scenarios, const std::vec
       }
       row.update(Json::parse(*measured));
       row["load_1min"] = load_average()[0];
-      std::printf("%-16s %-10s %7d %8.2f %8.2f %8.2f %10.0f %10.1f %10.1f %8zu\n", sc.name.c_str(),
+      std::printf("%-16s %-10s %7d %8.2f %8.2f %8.2f %10.0f %10.1f %10.1f %8zu %8ld\n", sc.name.c_str(),
                   policy.c_str(), sc.jobs, row["wall_s"].get<double>(), row["replay_s"].get<double>(),
                   row["replay_cpu_s"].get<double>(), row["jobs_per_s"].get<double>(),
                   row["replay_rss_mb"].get<double>(), row["parent_rss_mb"].get<double>(),
-                  row["samples"].get<std::size_t>());
+                  row["samples"].get<std::size_t>(), row["replay_page_faults"].get<long>());
       std::fflush(stdout);
       runs.push_back(std::move(row));
     }
@@ -339,8 +342,8 @@ int main(int argc, char** argv) {
   const auto load_before = load_average();
   std::printf("load average %.2f %.2f %.2f on %ld cores\n", load_before[0], load_before[1], load_before[2],
               sysconf(_SC_NPROCESSORS_ONLN));
-  std::printf("%-16s %-10s %7s %8s %8s %8s %10s %10s %10s %8s\n", "scenario", "policy", "jobs", "wall_s",
-              "replay_s", "cpu_s", "jobs_per_s", "replay_mb", "parent_mb", "samples");
+  std::printf("%-16s %-10s %7s %8s %8s %8s %10s %10s %10s %8s %8s\n", "scenario", "policy", "jobs", "wall_s",
+              "replay_s", "cpu_s", "jobs_per_s", "replay_mb", "parent_mb", "samples", "faults");
   Json platforms = Json::array();
   Json runs = Json::array();
   std::set<int> rack_counts;
