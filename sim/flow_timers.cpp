@@ -3,7 +3,6 @@
 #include <xbt/config.hpp>
 
 #include <algorithm>
-#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -42,20 +41,21 @@ bool FlowTimers::exact_for_engine() {
 void FlowTimers::start(std::size_t id, const PortPair& route, double latency, double bytes, double now) {
   if (id >= timers_.size()) timers_.resize(id + 1);
   Timer& t = timers_[id];
-  t.route = route;
+  for (std::size_t k = 0; k < route.size(); ++k) {
+    enter(route[k]);
+    t.keys[k] = route[k].key;
+  }
+  for (const std::size_t key : t.keys)
+    if (on_[key] != kNone)
+      throw std::logic_error("nvlsim: two timers at once on link " + links_[key]->get_name());
   t.bound = kNever;
-  for (const auto* link : route) t.bound = std::min(t.bound, link->get_bandwidth());
+  for (const std::size_t key : t.keys) t.bound = std::min(t.bound, bandwidth_[key]);
   if (latency > 0 && tcp_gamma_ > 0) t.bound = std::min(t.bound, tcp_gamma_ / (2 * latency));
   t.sending_from = now + latency * latency_factor_;
   t.remaining = bytes;
   t.since = t.sending_from;
   t.serial = ++serial_;
-  for (std::size_t k = 0; k < route.size(); ++k) {
-    t.slots[k] = slot(route[k]);
-    if (on_[t.slots[k]] != kNone)
-      throw std::logic_error("nvlsim: two timers at once on link " + route[k]->get_name());
-  }
-  for (const std::size_t s : t.slots) on_[s] = id;
+  for (const std::size_t key : t.keys) on_[key] = id;
   ++running_;
   t.rate = rate_now(t);
   t.end = t.rate > 0 ? t.sending_from + t.remaining / t.rate : kNever;
@@ -64,9 +64,12 @@ void FlowTimers::start(std::size_t id, const PortPair& route, double latency, do
 
 void FlowTimers::link_changed(const simgrid::s4u::Link* link, double now,
                               const std::function<void(std::size_t, double)>& rate_changed) {
-  const std::size_t s = find_slot(link);
-  if (s == links_.size() || on_[s] == kNone) return;
-  const std::size_t id = on_[s];
+  const auto it = key_of_.find(link);
+  if (it == key_of_.end()) return;  // read at its first use
+  const std::size_t key = it->second;
+  bandwidth_[key] = link->get_bandwidth();
+  if (on_[key] == kNone) return;
+  const std::size_t id = on_[key];
   const double before = timers_[id].rate;
   resolve(id, now);
   if (timers_[id].rate != before) rate_changed(id, timers_[id].rate);
@@ -77,7 +80,7 @@ double FlowTimers::stop(std::size_t id, double now) {
   double remaining = t.remaining;
   if (now > t.since) remaining -= t.rate * (now - t.since);
   if (remaining < remains_precision_) remaining = 0;
-  for (const std::size_t s : t.slots) on_[s] = kNone;
+  for (const std::size_t key : t.keys) on_[key] = kNone;
   t.serial = 0;
   --running_;
   return remaining;
@@ -104,23 +107,23 @@ std::vector<std::size_t> FlowTimers::take_ended(double now) {
   return ended;
 }
 
-std::size_t FlowTimers::slot(simgrid::s4u::Link* link) {
-  if (const std::size_t s = find_slot(link); s < links_.size()) return s;
-  links_.push_back(link);
-  on_.push_back(kNone);
-  link->set_data(reinterpret_cast<void*>(static_cast<std::uintptr_t>(links_.size())));
-  return links_.size() - 1;
-}
-
-std::size_t FlowTimers::find_slot(const simgrid::s4u::Link* link) const {
-  const auto stored = reinterpret_cast<std::uintptr_t>(link->get_data<void>());
-  if (stored == 0 || stored > links_.size() || links_[stored - 1] != link) return links_.size();
-  return stored - 1;
+void FlowTimers::enter(const TimerLink& port) {
+  if (port.key >= links_.size()) {
+    links_.resize(port.key + 1, nullptr);
+    bandwidth_.resize(port.key + 1, 0);
+    on_.resize(port.key + 1, kNone);
+  }
+  if (links_[port.key] == port.link) return;
+  if (links_[port.key] != nullptr || !key_of_.emplace(port.link, port.key).second)
+    throw std::logic_error("nvlsim: link " + port.link->get_name() + " given key " +
+                           std::to_string(port.key) + ", which is another link's or not its own");
+  links_[port.key] = port.link;
+  bandwidth_[port.key] = port.link->get_bandwidth();
 }
 
 double FlowTimers::rate_now(const Timer& t) const {
   double rate = t.bound;
-  for (const auto* link : t.route) rate = std::min(rate, link->get_bandwidth());
+  for (const std::size_t key : t.keys) rate = std::min(rate, bandwidth_[key]);
   return rate;
 }
 

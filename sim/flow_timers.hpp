@@ -10,13 +10,21 @@
 #include <functional>
 #include <queue>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace nvlsim {
 
+// A link a timer may run on, with the caller's number for it: the same link always has the same key and two
+// links never share one (the network numbers its GPUs' ports), so that starting a timer reads and writes
+// only FlowTimers' own arrays, not SimGrid's link objects spread over the platform's memory.
+struct TimerLink {
+  simgrid::s4u::Link* link = nullptr;
+  std::size_t key = 0;
+};
 // A timer's route: the sender's out port and the receiver's in port, all a transfer crosses when it can
 // share no link.
-using PortPair = std::array<simgrid::s4u::Link*, 2>;
+using PortPair = std::array<TimerLink, 2>;
 
 // A lone CM02 flow (network/model:CM02, bandwidth factor 1, no cross-traffic) on links `route` sends
 // nothing until its latency (the links' latencies times network/latency-factor) is paid, then at
@@ -25,8 +33,9 @@ using PortPair = std::array<simgrid::s4u::Link*, 2>;
 // network/TCP-gamma / (2 × latency) if smaller. SimGrid re-solves it only when one of its links changes
 // bandwidth, subtracting rate × elapsed from its remaining bytes, and ends it at remaining / rate after the
 // last solve. The same arithmetic here gives the same end.
-// Nothing else may cross the links while a timer runs: that is the caller's to guarantee. One FlowTimers
-// may run per engine at a time, as it keeps its index in each link's SimGrid user data.
+// Nothing else may cross the links while a timer runs, and every change of a link's bandwidth must be told
+// through link_changed (FlowTimers keeps each link's bandwidth from its first use on): both are the
+// caller's to guarantee.
 class FlowTimers {
  public:
   // Reads the engine's precision settings, which SimGrid applies to remaining bytes and event times.
@@ -38,7 +47,8 @@ class FlowTimers {
 
   // Timer `id` starts now: `bytes` on `route` (as route_to gives it), with `latency` the route's summed
   // latency.
-  // Throws std::logic_error when another timer runs on one of its links.
+  // Throws std::logic_error when another timer runs on one of its links, or when a link comes with a key
+  // another link had, or a key another than it had before.
   void start(std::size_t id, const PortPair& route, double latency, double bytes, double now);
   double rate(std::size_t id) const { return timers_[id].rate; }
   double sending_from(std::size_t id) const { return timers_[id].sending_from; }
@@ -55,8 +65,7 @@ class FlowTimers {
 
  private:
   struct Timer {
-    PortPair route{};
-    std::array<std::size_t, 2> slots{};  // of its route's links
+    std::array<std::size_t, 2> keys{};  // of its route's links
     double bound = 0;
     double rate = 0;
     double sending_from = 0;  // when its latency is paid
@@ -66,20 +75,21 @@ class FlowTimers {
     std::uint64_t serial = 0;  // 0: not running
   };
   double rate_now(const Timer& t) const;
-  // The link's index into on_, made on first use.
-  std::size_t slot(simgrid::s4u::Link* link);
-  // The link's index, or links_.size() when it never carried a timer.
-  std::size_t find_slot(const simgrid::s4u::Link* link) const;
+  // Checks the link's key against those seen before, and on the key's first use records the link.
+  void enter(const TimerLink& port);
   // Moves the timer's remaining bytes to `now` and reschedules its end at its current rate.
   void resolve(std::size_t id, double now);
 
   std::vector<Timer> timers_;  // by id
-  // Per link that has carried a timer (at most every port: four links a GPU), the timer on it or kNone: a
-  // link carries one timer at a time. A link finds its index in its SimGrid user data, which holds index +
-  // 1; links_ confirms the index is this object's (hashing a link at each start and stop, and a list per
-  // link, were 8% of a replay at 72,000 GPUs).
+  // By key (null: the key's link has carried no timer yet), the link, its bandwidth, and the timer on it
+  // or kNone: a link carries one timer at a time. Asking SimGrid's link objects at each start (their user
+  // data, their bandwidth) was a cache miss each, and writing their user data a copy of a page the forked
+  // replay shares with the process that loaded the platform: 5–7% of a replay at 72,000 GPUs.
   std::vector<simgrid::s4u::Link*> links_;
+  std::vector<double> bandwidth_;
   std::vector<std::size_t> on_;
+  // Link → key, for the keys used so far: only bandwidth changes, which are rare, look a link up.
+  std::unordered_map<const simgrid::s4u::Link*, std::size_t> key_of_;
   std::size_t running_ = 0;
   std::uint64_t serial_ = 0;
   using End = std::tuple<double, std::uint64_t, std::size_t>;  // time, serial, id

@@ -52,7 +52,7 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
     const auto in = nic_ports(dst).second;
     double latency = 0;
     if (!route_is(from, to, out, in, latency)) continue;
-    nic_routes_[i] = {out, in, latency};
+    nic_routes_[i] = {{out, port_key(src, Port::nic_out)}, {in, port_key(dst, Port::nic_in)}, latency};
     step_ports_.push_back(out);
     step_ports_.push_back(in);
   }
@@ -63,7 +63,7 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
   };
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const NicRoute& nic = nic_routes_[i];
-    if (nic.out != nullptr && used_once(nic.out) && used_once(nic.in)) {
+    if (nic.out.link != nullptr && used_once(nic.out.link) && used_once(nic.in.link)) {
       flows_.launch_timer({nic.out, nic.in}, nic.latency, launches[i].flow);
     } else {
       launch(group_gpus, launches[i].planned, launches[i].flow);
@@ -80,7 +80,8 @@ void SimgridNetwork::launch(const std::vector<std::vector<int>>& group_gpus, con
     const auto in = ports(dst).second;
     double latency = 0;
     if (route_is(from, to, out, in, latency)) {
-      flows_.launch_timer({out, in}, latency, flow);
+      flows_.launch_timer({{{out, port_key(src, Port::nvlink_out)}, {in, port_key(dst, Port::nvlink_in)}}},
+                          latency, flow);
       return;
     }
   }

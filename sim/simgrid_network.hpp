@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u/Link.hpp>
 
+#include <cstddef>
 #include <span>
 #include <utility>
 #include <vector>
@@ -44,6 +45,12 @@ class SimgridNetwork final : public Network {
   static std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> own_links(simgrid::s4u::Host* self,
                                                                        simgrid::s4u::Host* peer);
 
+  // The GPU's four port links, numbered for FlowTimers: four keys a GPU.
+  enum class Port : std::size_t { nvlink_out, nvlink_in, nic_out, nic_in };
+  static std::size_t port_key(int gpu, Port port) {
+    return 4 * static_cast<std::size_t>(gpu) + static_cast<std::size_t>(port);
+  }
+
   // Whether group g is the job's only group in its domain: else flows between zones share its ports.
   bool alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const;
 
@@ -56,8 +63,8 @@ class SimgridNetwork final : public Network {
   // Scratch of launch_step: by launch, an InfiniBand transfer's two NIC ports when they are its whole route
   // (else null), and every such port of the step, sorted, to find those two transfers use.
   struct NicRoute {
-    simgrid::s4u::Link* out = nullptr;
-    simgrid::s4u::Link* in = nullptr;
+    TimerLink out;  // link null: not a timer's route
+    TimerLink in;
     double latency = 0;
   };
   std::vector<NicRoute> nic_routes_;

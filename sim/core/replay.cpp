@@ -45,8 +45,7 @@ class Replay {
         network_(network),
         scheduler_(jobs, admitted, policy, config, platform.shape),
         sampler_(platform.shape, platform.fabric, scheduler_.requests(), admitted),
-        running_(platform.shape, config.sharing.shares_per_gpu(), jobs.size(), sampler_,
-                 policy.tray_groups()),
+        running_(platform.shape, config.sharing, jobs.size(), sampler_, policy.tray_groups()),
         lifecycle_(platform, jobs, admitted.size(), config, outcomes, progress, agenda_, network, running_),
         health_(platform, network),
         failure_source_(make_failure_source(config.failures, platform)) {}

@@ -48,7 +48,8 @@ void launch(FlowSet& flows, const LoadedPlatform& p, std::size_t job) {
   double latency = 0;
   from->route_to(to, route, &latency);
   REQUIRE(route.size() == 2);
-  flows.launch_timer({route[0], route[1]}, latency, flow);
+  // Keys as the network numbers ports: the sender's out port, the receiver's in port.
+  flows.launch_timer({{{route[0], 4 * (2 * job)}, {route[1], 4 * (2 * job + 1) + 1}}}, latency, flow);
 }
 
 // Runs until `t`, printing "end_<job> <time>" for each transfer that ends.
@@ -111,7 +112,53 @@ std::map<std::string, double> run_twice(const PlatformSpec& spec) {
   });
 }
 
+// Timers whose links come with keys that are not one per link: each start is refused, and a start with the
+// right keys then runs.
+std::map<std::string, double> run_with_keys() {
+  const auto file = scratch_dir("flow-timers-keys") / "platform.xml";
+  std::ofstream(file) << platform_xml(nvl72_platform(1));
+  return child_values([&](std::ostream& out) {
+    auto engine = make_engine();
+    const LoadedPlatform p = load_platform(*engine, file);
+    s4u::Actor::create("scenario", p.gpu_hosts[0], [&] {
+      FlowSet flows;
+      const auto route = [&](int from) {
+        std::vector<s4u::Link*> links;
+        p.gpu_hosts[from]->route_to(p.gpu_hosts[from + 1], links, nullptr);
+        REQUIRE(links.size() == 2);
+        return links;
+      };
+      const auto a = route(0);
+      const auto b = route(2);
+      const auto attempt = [&](const std::string& name, const PortPair& ports) {
+        try {
+          flows.launch_timer(ports, 0, Flow{0, Plane::nvlink, 2, kBytes});
+          out << name << " 1\n";
+        } catch (const std::logic_error&) {
+          out << name << " 0\n";
+        }
+      };
+      attempt("first", {{{a[0], 0}, {a[1], 1}}});
+      run_until(flows, 10, out);
+      attempt("key_of_another_link", {{{b[0], 0}, {b[1], 3}}});
+      attempt("link_under_another_key", {{{a[0], 2}, {a[1], 1}}});
+      attempt("same_keys_again", {{{a[0], 0}, {a[1], 1}}});
+      run_until(flows, 20, out);
+    });
+    engine->run();
+  });
+}
+
 }  // namespace
+
+TEST_CASE("each link a timer runs on keeps one key, and each key one link", "[flow_timers]") {
+  const auto v = run_with_keys();
+  CHECK(v.at("first") == 1);
+  CHECK(v.at("key_of_another_link") == 0);
+  CHECK(v.at("link_under_another_key") == 0);
+  CHECK(v.at("same_keys_again") == 1);
+  CHECK(v.at("end_0") > 10);
+}
 
 TEST_CASE("a link carries one timer at a time, and carries another once it has ended", "[flow_timers]") {
   const auto v = run_twice(nvl72_platform(1));

@@ -66,11 +66,31 @@ TEST_CASE("a fraction asks for the fewest shares that cover it, under shard and 
   CHECK(sharing(GpuSharing::shard, 16).sharing.shares_per_gpu() == 16);
 }
 
+TEST_CASE("without sharing, a GPU is owned by the one job running on it until that job ends", "[sharing]") {
+  const std::vector<JobRequest> requests(4, JobRequest{.gpus = 2});
+  const std::vector<std::size_t> admitted{0, 1, 2, 3};
+  StateSampler sampler(kOneRack, FabricParams{}, requests, admitted);
+  RunningSet running(kOneRack, SharingConfig{}, requests.size(), sampler);
+  running.add(2, 100, Allocation{{4, 5}, {}, {{1, 2}}});
+  running.add(0, 100, Allocation{{8, 70}, {}, {{2, 1}, {17, 1}}});
+  CHECK(running.owners({70, 5, 6, 4}) == std::vector<std::size_t>{0, 2});
+  CHECK(running.owners_of(8).size() == 1);
+  CHECK(running.owners_of(8).front() == 0);
+  CHECK(running.owners_of(9).empty());
+  running.remove(0);
+  CHECK(running.owners({8, 70}).empty());
+  CHECK(running.owners({4}) == std::vector<std::size_t>{2});
+  running.add(3, 100, Allocation{{8, 9}, {}, {{2, 2}}});
+  CHECK(running.owners({9, 70}) == std::vector<std::size_t>{3});
+  CHECK(running.busy_gpus() == 4);
+}
+
 TEST_CASE("several jobs sharing a GPU all own it, and it counts busy once", "[sharing]") {
   const std::vector<JobRequest> requests(8, JobRequest{.gpus = 1});
   const std::vector<std::size_t> admitted{0, 1, 2, 3, 4, 5, 6, 7};
   StateSampler sampler(kOneRack, FabricParams{}, requests, admitted);
-  RunningSet running(kOneRack, 4, requests.size(), sampler);
+  RunningSet running(kOneRack, SharingConfig{.mode = GpuSharing::shard, .shards_per_gpu = 4}, requests.size(),
+                     sampler);
   running.add(3, 100, shares(5, 1));
   running.add(1, 100, shares(5, 2));
   running.add(6, 100, shares(9, 4));
@@ -108,7 +128,8 @@ TEST_CASE("free shares are idle capacity, and FGD counts them as frag.go counts 
                                          JobRequest{.gpus = 1, .shards = 3}};
   const std::vector<std::size_t> admitted{0, 1, 2, 3};
   StateSampler sampler(kOneRack, FabricParams{}, requests, admitted);
-  RunningSet running(kOneRack, 4, requests.size(), sampler);
+  RunningSet running(kOneRack, SharingConfig{.mode = GpuSharing::shard, .shards_per_gpu = 4}, requests.size(),
+                     sampler);
   running.add(0, 100, shares(5, 1));   // 3 shards free
   running.add(1, 100, shares(9, 3));   // 1 free
   running.add(2, 100, shares(13, 2));  // 2 free
