@@ -12,7 +12,7 @@ namespace nvlsim {
 
 // Links and hosts are created in the order format 1's XML declared them (NIC links leaf by leaf, then
 // leaf uplinks, then core links; NICs leaf by leaf), so SimGrid's solver meets them in the same order.
-void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
+const IbPlaneZone& build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
   const IbFabric fabric(spec.shape, spec.fabric);
   const double lat = spec.fabric.ib_latency;
   std::vector<int> pod_of_leaf(fabric.leaves());
@@ -47,6 +47,7 @@ void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec) {
       impl->add_nic(*nic, *nic_links[leaf][i], leaf);
     }
   }
+  return *impl;
 }
 
 }  // namespace nvlsim

@@ -9,7 +9,9 @@
 
 namespace nvlsim {
 
-// Adds zone "ib" under `parent`, which must not be sealed yet.
-void build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec);
+class IbPlaneZone;
+
+// Adds zone "ib" under `parent`, which must not be sealed yet, and returns it (owned by `parent`).
+const IbPlaneZone& build_ib_plane(simgrid::s4u::NetZone& parent, const PlatformSpec& spec);
 
 }  // namespace nvlsim

@@ -29,20 +29,19 @@ void IbPlaneZone::add_nic(const simgrid::s4u::Host& nic, const simgrid::s4u::Spl
   nics_[id] = {pipe(link, true), leaf};
 }
 
-void IbPlaneZone::get_local_route(const simgrid::kernel::routing::NetPoint* src,
-                                  const simgrid::kernel::routing::NetPoint* dst,
-                                  simgrid::kernel::routing::Route* into, double* latency) {
-  if (src->id() >= nics_.size() || dst->id() >= nics_.size() || nics_[src->id()].leaf < 0 ||
-      nics_[dst->id()].leaf < 0)
+std::pair<const IbPlaneZone::Nic&, const IbPlaneZone::Nic&> IbPlaneZone::nics(
+    const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst) const {
+  const auto is_nic = [this](const simgrid::kernel::routing::NetPoint* p) {
+    return p->get_englobing_zone() == this && p->id() < nics_.size() && nics_[p->id()].leaf >= 0;
+  };
+  if (!is_nic(src) || !is_nic(dst))
     throw std::logic_error("nvlsim: InfiniBand route asked between points that are not NICs: " +
                            src->get_name() + ", " + dst->get_name());
-  const Nic& from = nics_[src->id()];
-  const Nic& to = nics_[dst->id()];
-  // As SimGrid's own zones do: each link in route order, and its latency when asked for.
-  const auto take = [&](const Pipe& pipe, bool going_up) {
-    if (pipe.solved) into->link_list_.push_back(going_up ? pipe.up : pipe.down);
-    if (latency != nullptr) *latency += pipe.latency;
-  };
+  return {nics_[src->id()], nics_[dst->id()]};
+}
+
+template <typename Take>
+void IbPlaneZone::walk(const Nic& from, const Nic& to, Take take) const {
   take(from.link, true);
   if (from.leaf != to.leaf) {
     take(leaves_[from.leaf], true);
@@ -55,6 +54,31 @@ void IbPlaneZone::get_local_route(const simgrid::kernel::routing::NetPoint* src,
     take(leaves_[to.leaf], false);
   }
   take(to.link, false);
+}
+
+void IbPlaneZone::get_local_route(const simgrid::kernel::routing::NetPoint* src,
+                                  const simgrid::kernel::routing::NetPoint* dst,
+                                  simgrid::kernel::routing::Route* into, double* latency) {
+  const auto [from, to] = nics(src, dst);
+  // As SimGrid's own zones do: each link in route order, and its latency when asked for.
+  walk(from, to, [&](const Pipe& pipe, bool going_up) {
+    if (pipe.solved) into->link_list_.push_back(going_up ? pipe.up : pipe.down);
+    if (latency != nullptr) *latency += pipe.latency;
+  });
+}
+
+// Both NICs' links are always solved, so the route is those two exactly when nothing between is.
+bool IbPlaneZone::nic_links_only(const simgrid::kernel::routing::NetPoint* src,
+                                 const simgrid::kernel::routing::NetPoint* dst, double& latency) const {
+  if (src == dst) throw std::logic_error("nvlsim: InfiniBand route asked from a NIC to itself");
+  const auto [from, to] = nics(src, dst);
+  int solved = 0;
+  latency = 0;
+  walk(from, to, [&](const Pipe& pipe, bool) {
+    solved += pipe.solved ? 1 : 0;
+    latency += pipe.latency;
+  });
+  return solved == 2;
 }
 
 }  // namespace nvlsim

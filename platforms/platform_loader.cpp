@@ -69,10 +69,10 @@ void refuse_unread_properties(const simgrid::s4u::NetZone& root,
 
 // Builds one plane nvlsim adds to the loaded file, naming the file and the plane in any error.
 template <typename Build>
-void build_plane(Build build, std::string_view plane, simgrid::s4u::NetZone& root, const PlatformSpec& spec,
-                 const std::string& file) {
+decltype(auto) build_plane(Build build, std::string_view plane, simgrid::s4u::NetZone& root,
+                           const PlatformSpec& spec, const std::string& file) {
   try {
-    build(root, spec);
+    return build(root, spec);
   } catch (const std::exception& e) {
     throw InputError(fmt::format("{}: building the {} plane of a format {} platform: {}", file, plane,
                                  spec.format_version, e.what()));
@@ -100,7 +100,7 @@ LoadedPlatform load_platform(simgrid::s4u::Engine& engine, const std::filesystem
       },
       file);
   refuse_unread_properties(root, asked, file);
-  if (p.spec.format_version >= 2) build_plane(build_ib_plane, "InfiniBand", root, p.spec, file);
+  if (p.spec.format_version >= 2) p.ib_plane = &build_plane(build_ib_plane, "InfiniBand", root, p.spec, file);
   if (p.spec.format_version >= 3) build_plane(build_nvlink_plane, "NVLink", root, p.spec, file);
   check_platform_resources(engine, file);
   collect_hosts(engine, file, p);

@@ -13,10 +13,14 @@
 
 namespace nvlsim {
 
+class IbPlaneZone;
+
 struct LoadedPlatform {
   PlatformSpec spec;
   std::vector<simgrid::s4u::Host*> gpu_hosts;  // index = GPU id
   std::vector<simgrid::s4u::Host*> nic_hosts;  // index = GPU id
+  // Format 2 and later: the zone nvlsim built for the InfiniBand plane, which holds every NIC.
+  const IbPlaneZone* ib_plane = nullptr;
 };
 
 // Throws InputError "FILE: ..." when the file is no regular file or too large (platform_file_check.hpp),

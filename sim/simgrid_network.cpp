@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "platforms/ib_plane_zone.hpp"
 #include "sim/flow_endpoints.hpp"
 
 namespace nvlsim {
@@ -51,7 +52,7 @@ void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus
     const auto out = nic_ports(src).first;
     const auto in = nic_ports(dst).second;
     double latency = 0;
-    if (!route_is(from, to, out, in, latency)) continue;
+    if (!nic_route_is(from, to, out, in, latency)) continue;
     nic_routes_[i] = {{out, port_key(src, Port::nic_out)}, {in, port_key(dst, Port::nic_in)}, latency};
     step_ports_.push_back(out);
     step_ports_.push_back(in);
@@ -93,6 +94,14 @@ bool SimgridNetwork::route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, 
   const RouteMemo::TwoLinks& route = routes_.route(from, to);
   latency = route.latency;
   return route.out != nullptr && route.out == out && route.in == in;
+}
+
+bool SimgridNetwork::nic_route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to,
+                                  const simgrid::s4u::Link* out, const simgrid::s4u::Link* in,
+                                  double& latency) {
+  if (platform_.ib_plane != nullptr && from != to)
+    return platform_.ib_plane->nic_links_only(from->get_netpoint(), to->get_netpoint(), latency);
+  return route_is(from, to, out, in, latency);
 }
 
 bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {

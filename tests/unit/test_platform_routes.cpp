@@ -14,6 +14,7 @@
 #include "child_process.hpp"
 #include "models/ib_fabric.hpp"
 #include "nvlsim_process.hpp"
+#include "platforms/ib_plane_zone.hpp"
 #include "platforms/platform_loader.hpp"
 #include "platforms/platform_writer.hpp"
 #include "sim/engine_setup.hpp"
@@ -135,6 +136,33 @@ void check_memo(const LoadedPlatform& p, RouteMemo& memo, std::ostream& out) {
   out << "asked " << asked << "\nwrong " << wrong << "\ntwo " << two << "\nmore " << more << "\n";
 }
 
+// Asks the InfiniBand plane's zone about every ordered pair of NICs and compares with SimGrid's route;
+// prints how many pairs it got wrong, how many are the two NIC links alone and how many are more, and
+// whether a point that is no NIC of the zone is refused.
+void check_nic_links_only(const LoadedPlatform& p, std::ostream& out) {
+  if (p.ib_plane == nullptr) return;
+  int wrong = 0, two = 0, more = 0;
+  for (std::size_t a = 0; a < p.nic_hosts.size(); ++a)
+    for (std::size_t b = 0; b < p.nic_hosts.size(); ++b) {
+      if (a == b) continue;
+      std::vector<s4u::Link*> links;
+      double latency = 0;
+      p.nic_hosts[a]->route_to(p.nic_hosts[b], links, &latency);
+      double got = -1;
+      const bool only =
+          p.ib_plane->nic_links_only(p.nic_hosts[a]->get_netpoint(), p.nic_hosts[b]->get_netpoint(), got);
+      if (only != (links.size() == 2) || got != latency) ++wrong;
+      (only ? two : more) += 1;
+    }
+  out << "wrong " << wrong << "\ntwo " << two << "\nmore " << more << "\n";
+  try {
+    double latency = 0;
+    p.ib_plane->nic_links_only(p.gpu_hosts[0]->get_netpoint(), p.nic_hosts[1]->get_netpoint(), latency);
+  } catch (const std::logic_error&) {
+    out << "refused_gpu 1\n";
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the route memo answers as SimGrid does, also when pairs take each other's slot", "[platform]") {
@@ -157,6 +185,27 @@ TEST_CASE("the route memo answers as SimGrid does, also when pairs take each oth
     CHECK(r.at("more") != "0");
   }
   CHECK_THROWS_WITH(RouteMemo(3), "RouteMemo: the slots must be a power of two");
+}
+
+TEST_CASE("the InfiniBand plane's zone tells a route of two NIC links as SimGrid's route does",
+          "[platform]") {
+  // Leaves whose uplinks can saturate (oversubscribed, three tiers), so routes between leaves have more
+  // links; and the default fabric, whose uplinks cannot, so every route is the two NIC links.
+  PlatformSpec tiers = nvl72_platform(3);
+  tiers.fabric.ib_switch_radix = 8;
+  tiers.fabric.ib_oversubscription = 2;
+  tiers.fabric.ib_latency = 1e-6;
+  const auto r = in_engine(tiers, "nic-links-tiers", check_nic_links_only);
+  CHECK(r.at("wrong") == "0");
+  CHECK(r.at("two") != "0");
+  CHECK(r.at("more") != "0");
+  CHECK(r.count("refused_gpu") == 1);
+  PlatformSpec flat = nvl72_platform(3);
+  flat.fabric.ib_latency = 3e-7;
+  const auto d = in_engine(flat, "nic-links-flat", check_nic_links_only);
+  CHECK(d.at("wrong") == "0");
+  CHECK(d.at("more") == "0");
+  CHECK(d.at("two") == std::to_string(216 * 215));
 }
 
 TEST_CASE("GPU pairs in a domain cross exactly their two ports and NIC pairs follow the fat tree",
