@@ -163,15 +163,21 @@ void check_nic_links_only(const LoadedPlatform& p, std::ostream& out) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("the route memo answers as SimGrid does, also when pairs take each other's slot", "[platform]") {
-  // The three-tier fabric of the all-pairs test: NIC routes of two links and of four, with latencies.
+// Small switches make a three-tier fabric of three racks: leaves of 4 trays, 14 per rail, pods of 4
+// leaves. Latencies and oversubscription show in every link and route: NIC routes of two links and of more.
+PlatformSpec three_tiers() {
   PlatformSpec spec = nvl72_platform(3);
   spec.fabric.ib_switch_radix = 8;
   spec.fabric.ib_oversubscription = 2;
   spec.fabric.ib_latency = 1e-6;
   spec.fabric.nvlink_latency = 1e-7;
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("the route memo answers as SimGrid does, also when pairs take each other's slot", "[platform]") {
+  const PlatformSpec spec = three_tiers();
   for (const std::size_t slots : {std::size_t{1}, std::size_t{1} << 15}) {
     INFO("slots " << slots);  // one slot: every change of pair replaces the pair before
     const auto r =
@@ -189,13 +195,9 @@ TEST_CASE("the route memo answers as SimGrid does, also when pairs take each oth
 
 TEST_CASE("the InfiniBand plane's zone tells a route of two NIC links as SimGrid's route does",
           "[platform]") {
-  // Leaves whose uplinks can saturate (oversubscribed, three tiers), so routes between leaves have more
-  // links; and the default fabric, whose uplinks cannot, so every route is the two NIC links.
-  PlatformSpec tiers = nvl72_platform(3);
-  tiers.fabric.ib_switch_radix = 8;
-  tiers.fabric.ib_oversubscription = 2;
-  tiers.fabric.ib_latency = 1e-6;
-  const auto r = in_engine(tiers, "nic-links-tiers", check_nic_links_only);
+  // Leaves whose uplinks can saturate, so routes between leaves have more links; and the default fabric,
+  // whose uplinks cannot, so every route is the two NIC links.
+  const auto r = in_engine(three_tiers(), "nic-links-tiers", check_nic_links_only);
   CHECK(r.at("wrong") == "0");
   CHECK(r.at("two") != "0");
   CHECK(r.at("more") != "0");
@@ -210,13 +212,7 @@ TEST_CASE("the InfiniBand plane's zone tells a route of two NIC links as SimGrid
 
 TEST_CASE("GPU pairs in a domain cross exactly their two ports and NIC pairs follow the fat tree",
           "[platform]") {
-  // Small switches make a three-tier fabric of three racks: leaves of 4 trays, 14 per rail, pods of 4
-  // leaves. Latencies and oversubscription show in every link and route.
-  PlatformSpec spec = nvl72_platform(3);
-  spec.fabric.ib_switch_radix = 8;
-  spec.fabric.ib_oversubscription = 2;
-  spec.fabric.ib_latency = 1e-6;
-  spec.fabric.nvlink_latency = 1e-7;
+  const PlatformSpec spec = three_tiers();
   REQUIRE(IbFabric(spec.shape, spec.fabric).pods() == 14);
   const auto r = in_engine(spec, "all-pairs", check_all_pairs);
   INFO((r.count("gpu_first") ? r.at("gpu_first") : ""));
