@@ -43,16 +43,16 @@ void SimgridNetwork::wait_until(double until) {
 //   on platforms whose InfiniBand plane nvlsim builds (format 2 and later), where each NIC has its own.
 void SimgridNetwork::launch_step(const std::vector<std::vector<int>>& group_gpus,
                                  std::span<const Launch> launches) {
-  const bool ib_timers = timers_ && platform_.spec.format_version >= 2;
+  const bool ib_timers = timers_ && platform_.ib_plane != nullptr;
   nic_routes_.assign(launches.size(), {});
   step_ports_.clear();
   for (std::size_t i = 0; i < launches.size() && ib_timers; ++i) {
     if (launches[i].planned.plane != Plane::infiniband) continue;
     const auto [from, to, src, dst] = flow_endpoints(platform_, group_gpus, launches[i].planned);
+    double latency = 0;
+    if (!platform_.ib_plane->nic_links_only(from->get_netpoint(), to->get_netpoint(), latency)) continue;
     const auto out = nic_ports(src).first;
     const auto in = nic_ports(dst).second;
-    double latency = 0;
-    if (!nic_route_is(from, to, out, in, latency)) continue;
     nic_routes_[i] = {{out, port_key(src, Port::nic_out)}, {in, port_key(dst, Port::nic_in)}, latency};
     step_ports_.push_back(out);
     step_ports_.push_back(in);
@@ -94,14 +94,6 @@ bool SimgridNetwork::route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, 
   const RouteMemo::TwoLinks& route = routes_.route(from, to);
   latency = route.latency;
   return route.out != nullptr && route.out == out && route.in == in;
-}
-
-bool SimgridNetwork::nic_route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to,
-                                  const simgrid::s4u::Link* out, const simgrid::s4u::Link* in,
-                                  double& latency) {
-  if (platform_.ib_plane != nullptr && from != to)
-    return platform_.ib_plane->nic_links_only(from->get_netpoint(), to->get_netpoint(), latency);
-  return route_is(from, to, out, in, latency);
 }
 
 bool SimgridNetwork::alone_in_domain(const std::vector<std::vector<int>>& group_gpus, std::size_t g) const {

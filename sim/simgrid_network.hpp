@@ -41,10 +41,6 @@ class SimgridNetwork final : public Network {
   // `in`, links that belong to the job's GPUs alone, and its latency.
   bool route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, const simgrid::s4u::Link* out,
                 const simgrid::s4u::Link* in, double& latency);
-  // route_is for two NICs, answered by the InfiniBand plane's zone when nvlsim built it (the two NIC links
-  // are then `out` and `in` by construction).
-  bool nic_route_is(simgrid::s4u::Host* from, simgrid::s4u::Host* to, const simgrid::s4u::Link* out,
-                    const simgrid::s4u::Link* in, double& latency);
   // The first link of the host's route to `peer` and the last of the way back.
   static std::pair<simgrid::s4u::Link*, simgrid::s4u::Link*> own_links(simgrid::s4u::Host* self,
                                                                        simgrid::s4u::Host* peer);
