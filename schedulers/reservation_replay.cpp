@@ -60,11 +60,13 @@ void ReservationReplay::ended(const ClusterState& present, std::size_t job) {
     if (!last && !in_released(key)) {
       future_->release(entry->second);
       settled_ = false;
+      verified_ = false;  // the state before the last release gained the job's resources too
     } else {
       --released_;
       released_gpus_ -= gpus_of(entry->second);
       if (last) {
         settled_ = false;
+        verified_ = false;  // the state before the last release is now another one
         if (released_ > 0) last_released_ = std::prev(entry)->first;
       }
     }
@@ -106,6 +108,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
     released_ = 0;
     released_gpus_ = 0;
     settled_ = false;
+    verified_ = false;
   }
   if (entry_gpus_ != now_state.allocated_gpus() ||
       future_->allocated_gpus() + released_gpus_ != now_state.allocated_gpus() ||
@@ -114,6 +117,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   }
   if (head != walked_request_ || &policy != walked_policy_) {
     settled_ = false;
+    verified_ = false;
     walked_request_ = head;
     walked_policy_ = &policy;
   }
@@ -135,7 +139,6 @@ std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const 
   auto next = first_unreleased();
   const auto release_next = [&] { release_entry(next++); };
   if (released_ > 0 && may_fit()) {
-    verified_ = false;
     while (released_ > 1 && !verified_) {
       const auto last = std::prev(next);
       unrelease_entry(last);

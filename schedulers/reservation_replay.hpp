@@ -84,7 +84,9 @@ class ReservationReplay {
   std::optional<JobRequest> walked_request_;
   const PlacementPolicy* walked_policy_ = nullptr;
   bool settled_ = false;
-  bool verified_ = false;  // the head was asked on the state before the last release, and did not fit
+  // The head was asked on the state before the last release and did not fit, and that state has only lost
+  // resources since (a start): it still does not fit, so a walk need not step back to ask it again.
+  bool verified_ = false;
   std::optional<Allocation> settled_placement_;
   // settled_placement_'s resources: equal to mark_ where it has a GPU, where it uses a tray (by a GPU or
   // by holding it), and where it holds one.

@@ -213,3 +213,44 @@ TEST_CASE("a start told twice is one start and a start told anew replaces it", "
   CHECK_THROWS_AS(replay.ended(state, 0), std::logic_error);
   CHECK_FALSE(replay.reserve(0, state, {kFourRacks.gpus() + 1}, *policy).has_value());
 }
+
+// A walk asks the state before its last release again only when that state may fit now: for another
+// head, or after a job ending later than the reservation gave its GPUs back. A start only takes room, so
+// after one the earlier answer "does not fit there" stands.
+TEST_CASE("a reservation steps back when the head changes or a later job ends early", "[easy_backfill]") {
+  const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
+  const auto gpus = [](int first, int count) {
+    Allocation allocation;
+    for (int gpu = first; gpu < first + count; ++gpu) allocation.gpus.push_back(gpu);
+    return allocation;
+  };
+  // 288 GPUs: 100 end at 10, 60 at 20, 120 at 50; 8 free.
+  ClusterState state(kFourRacks);
+  ReservationReplay replay;
+  const Allocation a = gpus(0, 100), b = gpus(100, 60), late = gpus(160, 120);
+  for (auto [job, end, allocation] : {std::tuple{0, 10.0, &a}, {1, 20.0, &b}, {2, 50.0, &late}}) {
+    state.apply(*allocation);
+    replay.started(state, job, end, *allocation);
+  }
+  const nvlsim::JobRequest large{165}, small{50};
+  const auto start_of = [&](const nvlsim::JobRequest& head) {
+    const auto reserved = replay.reserve(0, state, head, *policy);
+    REQUIRE(reserved.has_value());
+    return reserved->start;
+  };
+  CHECK(start_of(large) == 20);  // 108 GPUs once `a` ends, 168 once `b` ends
+  CHECK(start_of(small) == 10);
+  CHECK(start_of(large) == 20);
+  // A start that ends after the reservation takes room: 164 GPUs once `b` ends, so it must end too.
+  const Allocation d = gpus(280, 4);
+  state.apply(d);
+  replay.started(state, 3, 40, d);
+  CHECK(start_of(large) == 40);
+  state.release(d);
+  replay.ended(state, 3);
+  CHECK(start_of(large) == 20);
+  // `late` ends early: 228 GPUs once `a` ends.
+  state.release(late);
+  replay.ended(state, 2);
+  CHECK(start_of(large) == 10);
+}
