@@ -11,6 +11,9 @@ namespace nvlsim {
 namespace {
 
 constexpr double kNoEntry = std::numeric_limits<double>::quiet_NaN();  // equal to no expected end
+// An entry that joined the released ones at its start was never released on the future: what releasing it
+// frees is not known.
+constexpr int kNotReleased = -1;
 
 int gpus_of(const Allocation& allocation) {
   return static_cast<int>(allocation.gpus.size());
@@ -31,10 +34,14 @@ void ReservationReplay::started(const ClusterState& present, std::size_t job, do
     if (entry_end_[job] == expected_end && entry_of(job)->second == allocation) return;
     ended(present, job);
   }
-  if (job >= entry_end_.size()) entry_end_.resize(job + 1, kNoEntry);
+  if (job >= entry_end_.size()) {
+    entry_end_.resize(job + 1, kNoEntry);
+    freed_gpus_.resize(job + 1);
+  }
   const Key key{expected_end, job};
   const auto entry = entries_.emplace(key, allocation).first;
   entry_end_[job] = expected_end;
+  freed_gpus_[job] = kNotReleased;
   entry_gpus_ += gpus_of(allocation);
   if (!tracks(present)) return;
   if (in_released(key)) {
@@ -85,7 +92,9 @@ ReservationReplay::Entries::iterator ReservationReplay::first_unreleased() {
 }
 
 void ReservationReplay::release_entry(Entries::iterator entry) {
+  const int free_before = future_->free_gpus();
   future_->release(entry->second);
+  freed_gpus_[entry->first.job] = future_->free_gpus() - free_before;
   ++released_;
   released_gpus_ += gpus_of(entry->second);
   last_released_ = entry->first;
@@ -130,6 +139,14 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   return Reservation{std::max(now, last_released_.time), &*settled_placement_};
 }
 
+// A whole-GPU job's GPUs, and the GPUs of the trays it holds, are its own, and no GPU goes down or comes
+// back while the future tracks the present, so releasing it again would free as many GPUs as last time.
+bool ReservationReplay::too_few_gpus_without(Entries::const_iterator released, const JobRequest& head) const {
+  const int freed = freed_gpus_[released->first.job];
+  return freed != kNotReleased && head.shards == 0 && released->second.shards == 0 &&
+         future_->free_gpus() - freed < head.gpus;
+}
+
 // First the ending after which may_fit starts to hold, stepping forward or back from the current one:
 // may_fit is cheap and, like place(), never turns false as resources are released. Then on from there
 // until place() succeeds, as may_fit is only a necessary condition. The first ending is never undone
@@ -141,12 +158,16 @@ std::optional<Allocation> ReservationReplay::walk(const JobRequest& head, const 
   if (released_ > 0 && may_fit()) {
     while (released_ > 1 && !verified_) {
       const auto last = std::prev(next);
-      unrelease_entry(last);
-      if (may_fit()) {
-        next = last;
+      if (too_few_gpus_without(last, head)) {
+        verified_ = true;  // no placement takes fewer free GPUs than the job asks: no need to apply it
       } else {
-        release_entry(last);
-        verified_ = true;
+        unrelease_entry(last);
+        if (may_fit()) {
+          next = last;
+        } else {
+          release_entry(last);
+          verified_ = true;
+        }
       }
     }
   } else {

@@ -70,9 +70,13 @@ class ReservationReplay {
   void release_entry(Entries::iterator entry);
   void unrelease_entry(Entries::iterator entry);
   std::optional<Allocation> walk(const JobRequest& head, const PlacementPolicy& policy);
+  // Whether the future with the released entry applied again has fewer free GPUs than `head` asks,
+  // told without applying it.
+  bool too_few_gpus_without(Entries::const_iterator released, const JobRequest& head) const;
 
   Entries entries_;                     // the running jobs by expected end, then job index
   std::vector<double> entry_end_;       // per job index: the expected end of its entry (NaN: none)
+  std::vector<int> freed_gpus_;         // per job index: the free GPUs its entry's release added last
   int entry_gpus_ = 0;                  // the entries' GPUs, a GPU shared by k jobs counted k times
   std::optional<ClusterState> future_;  // the present without the first `released_` entries
   std::uint64_t down_changes_ = 0;      // the present's down_changes() that future_ reflects

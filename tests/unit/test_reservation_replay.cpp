@@ -254,3 +254,41 @@ TEST_CASE("a reservation steps back when the head changes or a later job ends ea
   replay.ended(state, 2);
   CHECK(start_of(large) == 10);
 }
+
+// A walk tells from counts that the state before its last release is short of GPUs, by what that entry's
+// release freed. An entry that joined the released ones at its start was never released: a job started
+// again under its index (requeued after a failure) must not be judged by what its earlier run freed.
+TEST_CASE("a reservation judges a restarted job by its own GPUs", "[easy_backfill]") {
+  const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
+  const auto gpus = [](int first, int count) {
+    Allocation allocation;
+    for (int gpu = first; gpu < first + count; ++gpu) allocation.gpus.push_back(gpu);
+    return allocation;
+  };
+  ClusterState state(kFourRacks);
+  ReservationReplay replay;
+  const auto start = [&](std::size_t job, double end, const Allocation& allocation) {
+    state.apply(allocation);
+    replay.started(state, job, end, allocation);
+  };
+  const auto end = [&](std::size_t job, const Allocation& allocation) {
+    state.release(allocation);
+    replay.ended(state, job);
+  };
+  const nvlsim::JobRequest head{210};
+  const auto start_of = [&] {
+    const auto reserved = replay.reserve(0, state, head, *policy);
+    REQUIRE(reserved.has_value());
+    return reserved->start;
+  };
+  // 288 GPUs: 100 end at 10, 80 at 30, 100 at 40; 8 free.
+  const Allocation a = gpus(0, 100), b = gpus(100, 100), first_run = gpus(200, 80), second_run = gpus(200, 8);
+  start(0, 10, a);
+  start(1, 40, b);
+  start(2, 30, first_run);
+  CHECK(start_of() == 40);  // 108, then 188, then 288 GPUs
+  end(2, first_run);
+  start(2, 20, second_run);  // ends before the reservation: it joins the released jobs
+  end(1, b);
+  CHECK(start_of() == 10);  // 180 GPUs now, 280 once `a` ends
+}
