@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -125,6 +126,36 @@ class Machine {
   std::vector<ReservationReplay*> told_;
 };
 
+Allocation gpu_range(int first, int count) {
+  Allocation allocation;
+  for (int gpu = first; gpu < first + count; ++gpu) allocation.gpus.push_back(gpu);
+  return allocation;
+}
+
+// A per-gpu machine whose starts and ends a test tells the replay one by one.
+class ToldByHand {
+ public:
+  void start(std::size_t job, double end, const Allocation& allocation) {
+    state_.apply(allocation);
+    replay_.started(state_, job, end, allocation);
+  }
+  void end(std::size_t job, const Allocation& allocation) {
+    state_.release(allocation);
+    replay_.ended(state_, job);
+  }
+  double reserved_start(const nvlsim::JobRequest& head) {
+    const auto reserved = replay_.reserve(0, state_, head, *policy_);
+    REQUIRE(reserved.has_value());
+    return reserved->start;
+  }
+
+ private:
+  std::unique_ptr<nvlsim::PlacementPolicy> policy_ =
+      nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
+  ClusterState state_{kFourRacks};
+  ReservationReplay replay_;
+};
+
 }  // namespace
 
 // The replay kept from pass to pass must answer as one that replays the running jobs from the present.
@@ -218,77 +249,42 @@ TEST_CASE("a start told twice is one start and a start told anew replaces it", "
 // head, or after a job ending later than the reservation gave its GPUs back. A start only takes room, so
 // after one the earlier answer "does not fit there" stands.
 TEST_CASE("a reservation steps back when the head changes or a later job ends early", "[easy_backfill]") {
-  const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
-  const auto gpus = [](int first, int count) {
-    Allocation allocation;
-    for (int gpu = first; gpu < first + count; ++gpu) allocation.gpus.push_back(gpu);
-    return allocation;
-  };
+  ToldByHand told;
   // 288 GPUs: 100 end at 10, 60 at 20, 120 at 50; 8 free.
-  ClusterState state(kFourRacks);
-  ReservationReplay replay;
-  const Allocation a = gpus(0, 100), b = gpus(100, 60), late = gpus(160, 120);
-  for (auto [job, end, allocation] : {std::tuple{0, 10.0, &a}, {1, 20.0, &b}, {2, 50.0, &late}}) {
-    state.apply(*allocation);
-    replay.started(state, job, end, *allocation);
-  }
+  const Allocation a = gpu_range(0, 100), b = gpu_range(100, 60), late = gpu_range(160, 120);
+  told.start(0, 10, a);
+  told.start(1, 20, b);
+  told.start(2, 50, late);
   const nvlsim::JobRequest large{165}, small{50};
-  const auto start_of = [&](const nvlsim::JobRequest& head) {
-    const auto reserved = replay.reserve(0, state, head, *policy);
-    REQUIRE(reserved.has_value());
-    return reserved->start;
-  };
-  CHECK(start_of(large) == 20);  // 108 GPUs once `a` ends, 168 once `b` ends
-  CHECK(start_of(small) == 10);
-  CHECK(start_of(large) == 20);
+  CHECK(told.reserved_start(large) == 20);  // 108 GPUs once `a` ends, 168 once `b` ends
+  CHECK(told.reserved_start(small) == 10);
+  CHECK(told.reserved_start(large) == 20);
   // A start that ends after the reservation takes room: 164 GPUs once `b` ends, so it must end too.
-  const Allocation d = gpus(280, 4);
-  state.apply(d);
-  replay.started(state, 3, 40, d);
-  CHECK(start_of(large) == 40);
-  state.release(d);
-  replay.ended(state, 3);
-  CHECK(start_of(large) == 20);
+  const Allocation d = gpu_range(280, 4);
+  told.start(3, 40, d);
+  CHECK(told.reserved_start(large) == 40);
+  told.end(3, d);
+  CHECK(told.reserved_start(large) == 20);
   // `late` ends early: 228 GPUs once `a` ends.
-  state.release(late);
-  replay.ended(state, 2);
-  CHECK(start_of(large) == 10);
+  told.end(2, late);
+  CHECK(told.reserved_start(large) == 10);
 }
 
 // A walk tells from counts that the state before its last release is short of GPUs, by what that entry's
 // release freed. An entry that joined the released ones at its start was never released: a job started
 // again under its index (requeued after a failure) must not be judged by what its earlier run freed.
 TEST_CASE("a reservation judges a restarted job by its own GPUs", "[easy_backfill]") {
-  const auto policy = nvlsim::make_policy("per-gpu", nvlsim::PolicyContext{kFourRacks});
-  const auto gpus = [](int first, int count) {
-    Allocation allocation;
-    for (int gpu = first; gpu < first + count; ++gpu) allocation.gpus.push_back(gpu);
-    return allocation;
-  };
-  ClusterState state(kFourRacks);
-  ReservationReplay replay;
-  const auto start = [&](std::size_t job, double end, const Allocation& allocation) {
-    state.apply(allocation);
-    replay.started(state, job, end, allocation);
-  };
-  const auto end = [&](std::size_t job, const Allocation& allocation) {
-    state.release(allocation);
-    replay.ended(state, job);
-  };
-  const nvlsim::JobRequest head{210};
-  const auto start_of = [&] {
-    const auto reserved = replay.reserve(0, state, head, *policy);
-    REQUIRE(reserved.has_value());
-    return reserved->start;
-  };
+  ToldByHand told;
   // 288 GPUs: 100 end at 10, 80 at 30, 100 at 40; 8 free.
-  const Allocation a = gpus(0, 100), b = gpus(100, 100), first_run = gpus(200, 80), second_run = gpus(200, 8);
-  start(0, 10, a);
-  start(1, 40, b);
-  start(2, 30, first_run);
-  CHECK(start_of() == 40);  // 108, then 188, then 288 GPUs
-  end(2, first_run);
-  start(2, 20, second_run);  // ends before the reservation: it joins the released jobs
-  end(1, b);
-  CHECK(start_of() == 10);  // 180 GPUs now, 280 once `a` ends
+  const Allocation a = gpu_range(0, 100), b = gpu_range(100, 100), first_run = gpu_range(200, 80),
+                   second_run = gpu_range(200, 8);
+  told.start(0, 10, a);
+  told.start(1, 40, b);
+  told.start(2, 30, first_run);
+  const nvlsim::JobRequest head{210};
+  CHECK(told.reserved_start(head) == 40);  // 108, then 188, then 288 GPUs
+  told.end(2, first_run);
+  told.start(2, 20, second_run);  // ends before the reservation: it joins the released jobs
+  told.end(1, b);
+  CHECK(told.reserved_start(head) == 10);  // 180 GPUs now, 280 once `a` ends
 }
