@@ -70,8 +70,8 @@ class ReservationReplay {
   void release_entry(Entries::iterator entry);
   void unrelease_entry(Entries::iterator entry);
   std::optional<Allocation> walk(const JobRequest& head, const PlacementPolicy& policy);
-  // Whether the future with the released entry applied again has fewer free GPUs than `head` asks,
-  // told without applying it.
+  // Whether the future with the released entry applied again has fewer free GPUs than `head` asks, told
+  // without applying it; false when counts cannot tell (share jobs, an entry never released on the future).
   bool too_few_gpus_without(Entries::const_iterator released, const JobRequest& head) const;
 
   Entries entries_;                     // the running jobs by expected end, then job index
