@@ -38,6 +38,7 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
        std::isfinite(m.default_time) ? nlohmann::ordered_json(m.default_time) : nullptr},
       {"request_shape", m.request_shape},
       {"cpus_per_gpu", m.cpus_per_gpu},
+      {"slurm_version", m.slurm_version},
       {"gpu_sharing", m.gpu_sharing},
       // Only shard splits GPUs into a count the run chose: null otherwise.
       {"shards_per_gpu", m.shards_per_gpu > 0 ? nlohmann::ordered_json(m.shards_per_gpu) : nullptr},

@@ -51,6 +51,7 @@ struct RunManifest {
   double default_time = std::numeric_limits<double>::infinity();  // --default-time; infinity = no limit
   std::string request_shape;                                      // --request-shape: gpus, nodes, auto
   int cpus_per_gpu = 0;                                           // --cpus-per-gpu
+  std::string slurm_version;                                      // --slurm-version: 22.05, 24.11
   std::string gpu_sharing = "none";                               // --gpu-sharing: none, shard, mps
   int shards_per_gpu = 0;                                         // --shards-per-gpu under shard, else 0
   double sharing_interference = -1;  // --sharing-interference under shard or mps, else -1

@@ -1,12 +1,14 @@
 #pragma once
-// "block": Slurm topology/block with --exclusive=topo for every job (partition Exclusive=TOPO). A job
-// takes whole nodes (trays) in the best-fit blocks, and every base block it touches is closed to all
-// other jobs while it runs.
+// "block": Slurm 24.11's topology/block with --exclusive=topo for every job (partition ExclusiveTopo).
+// A job may use only base blocks in which no job runs, chosen and filled as Slurm does
+// (schedulers/block_eval.hpp), and every base block it touches is closed to all other jobs while it runs.
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "schedulers/block_eval.hpp"
 #include "schedulers/block_layout.hpp"
 #include "schedulers/failure_stranding.hpp"
 #include "schedulers/placement_policy.hpp"
@@ -16,44 +18,44 @@ namespace nvlsim {
 
 class BlockPolicy final : public PlacementPolicy {
  public:
-  // min_block_nodes 0: a base block is usable only when all its trays are idle. K > 0: usable when at
-  // least K trays are idle and no job runs in it (trays with a down GPU are left out), as sites do
-  // with 16-node blocks on 18-tray racks to survive failed trays. partial_operation (NVLink 6): a tray
-  // with a down GPU leaves its block, so min_block_nodes 0 asks only the block's other trays to be idle.
-  BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, bool partial_operation);
+  // min_block_nodes 0: Slurm's rule, a base block no job runs in is open, its down trays left out. K > 0,
+  // nvlsim's own operator rule (Slurm has none): such a block is open only while at least K of its trays
+  // are idle with every GPU up; K = the block's trays closes a block at any failure in it.
+  BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, int trays);
 
   const std::string& name() const override { return name_; }
-  // ceil(gpus / 4) idle trays chosen by the block best fit (block_layout.hpp) over usable base blocks,
-  // trays in index order inside each block; the GPUs are those trays' lowest ids; held_trays are all
-  // trays of the blocks used. O(trays + blocks log blocks) per call.
+  // The request's options and --exclusive=topo.
+  std::vector<std::string> slurm_options(const JobRequest& request) const override;
+  // Slurm's choice (BlockEval) over the trays of open base blocks; GPUs and cores as select/cons_tres gives
+  // them; held_trays are all trays of the base blocks used. A share request is placed as that many whole
+  // GPUs: nothing could share a GPU in a block the job holds alone. O(trays) for the offers, then BlockEval.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
-  // With every tray of a block needed and one base block per domain, only entirely free domains are
-  // usable, and the answer is exact: an aligned group with enough of them. O(domains).
+  // Whole trays keep fitting as resources are released; a GPU count may not (BlockEval picks a block by
+  // its trays, then may find its GPUs short).
+  bool monotone(const JobRequest& request) const override {
+    return request.shards == 0 && request.shape == RequestShape::nodes;
+  }
+  // Enough free GPUs and, for a whole-tray request, idle trays; for a GPU count, a base block with that
+  // many free. O(1), O(blocks) for a GPU count.
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
-  // In a block no job uses: every idle tray when the down ones leave too few for a block job but
-  // repairing them would not; plus the free GPUs on trays with a down GPU, which no job can take whole.
-  // Under partial operation a block's idle trays are always enough for it (its down trays left it), so
-  // only those free GPUs count, or the idle trays below min_block_nodes.
+  // In a block no job uses: the idle trays the down ones leave below min_block_nodes when repairing them
+  // would not; plus the free GPUs on trays with a down GPU, which no whole-tray job can take.
   int failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const override;
 
  private:
-  // Trays a block with `idle` idle trays offers: all of them, or none when too few.
-  int offered_trays(int idle, int block_trays) const;
-  // The trays a block of `trays` counts when `isolated` of them have a down GPU and no job.
-  int block_size(int trays, int isolated) const { return partial_operation_ ? trays - isolated : trays; }
-  // Base blocks are the domains and need every tray idle: a block is usable when its domain is all free.
-  // Not under partial operation while a GPU is down, since a block may then be usable with a down tray.
-  bool whole_domains(const ClusterState& state) const;
+  // Whether base block b is open to a job: no job runs in it, and min_block_nodes' rule holds.
+  bool open(const ClusterState& state, int b) const;
+  // Trays a block with `idle` idle trays offers under min_block_nodes' rule.
+  int offered_trays(int idle) const { return min_block_nodes_ == 0 || idle >= min_block_nodes_ ? idle : 0; }
 
   std::string name_;
   BlockLayout layout_;
+  BlockEval eval_;
   int min_block_nodes_;
-  bool partial_operation_;
-  int domain_blocks_;  // aligned_block_trays(layout_)
   FailedBlocks failed_blocks_;
 };
 
-// Parameters: min_block_nodes=K (1..the largest block's trays; default: every tray of the block).
+// Parameters: min_block_nodes=K (1..the largest block's trays; default: none, as Slurm).
 extern const PolicyType kBlockPolicy;
 
 }  // namespace nvlsim

@@ -58,7 +58,7 @@ void idle_offers(const ClusterState& state, const JobRequest& request, std::vect
   const int any_idle = state.first_tray_with_free(state.shape().gpus_per_tray);
   if (any_idle < 0) return;
   // What offer() gives an idle tray: all its cores and GPUs, weighed by the GPUs it gives this job.
-  NodeOffer idle = *offer(state, any_idle, request);
+  NodeOffer idle = *offer(state, any_idle, request, SlurmVersion::v22_05);  // no CPU share: one rule
   for (const TrayRun& run : state.idle_tray_runs())
     for (idle.tray = run.first_tray; idle.tray < run.end_tray; ++idle.tray) out.push_back(idle);
 }

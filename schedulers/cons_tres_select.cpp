@@ -144,13 +144,14 @@ class RunPicker {
 
 }  // namespace
 
-std::optional<NodeOffer> offer(const ClusterState& state, int tray, const JobRequest& request) {
+std::optional<NodeOffer> offer(const ClusterState& state, int tray, const JobRequest& request,
+                               SlurmVersion version) {
   return offer_of(tray, state.free_gpus_in_tray(tray), state.free_cpus_in_tray(tray),
-                  state.shape().gpus_per_tray, request);
+                  state.shape().gpus_per_tray, request, version);
 }
 
 std::optional<NodeOffer> offer_of(int tray, int free_gpus, int free_cpus, int per_tray,
-                                  const JobRequest& request) {
+                                  const JobRequest& request, SlurmVersion version) {
   if (free_gpus == 0 || free_cpus == 0) return std::nullopt;
   const bool per_node = request.shape == RequestShape::nodes;
   // The fewest GPUs the node must give, and the most it may give this job.
@@ -160,7 +161,11 @@ std::optional<NodeOffer> offer_of(int tray, int free_gpus, int free_cpus, int pe
   if (max_gpus < min_gpus || free_gpus < min_gpus) return std::nullopt;
   const int usable =
       request.cpus_per_gpu > 0 ? std::min(free_gpus, free_cpus / request.cpus_per_gpu) : free_gpus;
-  return NodeOffer{tray, free_cpus, usable, kWeightByte - std::min(free_gpus, max_gpus)};
+  const int near = std::min(free_gpus, max_gpus);
+  // 24.11's gres_filter_sock_core counts a node with a CPU share for K cores per GPU it can give.
+  const int counted =
+      version == SlurmVersion::v24_11 && request.cpus_per_gpu > 0 ? request.cpus_per_gpu * near : free_cpus;
+  return NodeOffer{tray, counted, usable, kWeightByte - near, free_cpus, free_gpus};
 }
 
 bool may_fit(const ClusterState& state, const JobRequest& request) {
@@ -189,11 +194,13 @@ Demand initial_demand(const ClusterState& state, const JobRequest& request) {
   return demand;
 }
 
-void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand) {
-  // _cpus_to_use: keep one CPU for each further node the job needs, never below the node's minimum.
+void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand, SlurmVersion version) {
+  // _cpus_to_use: keep one CPU for each further node the job needs, never below the node's minimum, which
+  // under 24.11 with a CPU share is all the node counts for (K per GPU it can give).
   int cpus = node.cpus;
   const int room = demand.max_cpus - std::max(demand.nodes - 1, 0);
-  if (cpus > room) cpus = std::max({room, 1, demand.min_gres_cpus});
+  const bool floored = version == SlurmVersion::v24_11 && request.cpus_per_gpu > 0;
+  if (cpus > room && !floored) cpus = std::max({room, 1, demand.min_gres_cpus});
   if (demand.gpus_per_job > 0 && cpus > 0) {
     // gres_sched_add: the node's GPUs count toward the job's total, as many as its CPUs can feed.
     int gpus = node.gpus;
@@ -210,11 +217,12 @@ void take_node(const NodeOffer& node, const JobRequest& request, Demand& demand)
 }
 
 std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, const JobRequest& request,
-                                           Demand demand) {
+                                           Demand demand, SlurmVersion version) {
   // Kept between calls: a replay evaluates millions of placements, and these were most of its allocations.
   thread_local std::vector<NodeRun> runs;
   thread_local std::vector<int> cpus;  // avail_cpu_per_node: a round's single-node pick zeroes the rest
   thread_local std::vector<char> chosen;
+  std::vector<int> taken;
   runs_of(nodes, runs);
   RunPicker picker(runs);
   cpus.resize(nodes.size());
@@ -247,30 +255,82 @@ std::optional<std::vector<int>> eval_nodes(std::span<const NodeOffer> nodes, con
       if (demand.max_nodes == 1 && cpus[i] < demand.cpus) continue;
       NodeOffer node = nodes[i];
       node.cpus = cpus[i];
-      take_node(node, request, demand);
+      take_node(node, request, demand, version);
       chosen[i] = 1;
+      taken.push_back(node.tray);
     }
     if (demand.satisfied()) break;
     run.cpus = run.nodes = 0;
   }
   if (!demand.satisfied()) return std::nullopt;
-  std::vector<int> trays;
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (chosen[i]) trays.push_back(nodes[i].tray);
-  return trays;
+  return taken;
 }
 
-std::optional<std::vector<int>> eval_offers(const ClusterState& state, const JobRequest& request) {
+std::optional<std::vector<int>> eval_offers(const ClusterState& state, const JobRequest& request,
+                                            SlurmVersion version) {
   thread_local std::vector<NodeOffer> nodes;  // kept between calls, as placements are millions
   nodes.clear();
   state.for_each_tray_with_free_gpus([&](int tray) {
-    if (auto node = offer(state, tray, request)) nodes.push_back(*node);
+    if (auto node = offer(state, tray, request, version)) nodes.push_back(*node);
   });
-  return eval_nodes(nodes, request, initial_demand(state, request));
+  return eval_nodes(nodes, request, initial_demand(state, request), version);
 }
 
-Allocation pick_gpus(const ClusterState& state, std::span<const int> trays, const JobRequest& request) {
+std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> trays, std::span<const int> taken,
+                             const JobRequest& request, SlurmVersion version) {
+  const int k = request.cpus_per_gpu;
+  const auto gives = [&](int tray) {  // the GPUs a tray could give the job before it started
+    return std::min({state.free_gpus_in_tray(tray), state.free_cpus_in_tray(tray) / k, request.gpus});
+  };
+  std::vector<int> cores(trays.size());
+  if (version == SlurmVersion::v24_11) {
+    for (std::size_t i = 0; i < trays.size(); ++i) cores[i] = k * gives(trays[i]);
+    return cores;
+  }
+  // 22.05: each tray's bound as _cpus_to_use leaves it, in the order the trays were taken.
+  std::vector<int> bound(trays.size());
+  int missing = k * request.gpus;  // rem_max_cpus: K for each GPU not yet counted
+  for (int tray : taken) {
+    const int free = state.free_cpus_in_tray(tray);
+    const int cap = free <= missing ? free : std::max(missing, 1);
+    bound[std::lower_bound(trays.begin(), trays.end(), tray) - trays.begin()] = cap;
+    missing -= k * std::min(state.free_gpus_in_tray(tray), std::min(free, cap) / k);
+  }
+  // dist_tasks: K x G tasks of one core, one per tray, then one more per tray in index order round after
+  // round, up to each bound: every tray gets min(bound, L) for the level L the rounds complete, and the
+  // first trays with room get one more.
+  const long total = std::max<long>(static_cast<long>(k) * request.gpus, static_cast<long>(trays.size()));
+  const auto placed = [&](int level) {
+    long sum = 0;
+    for (int b : bound) sum += std::min(b, level);
+    return sum;
+  };
+  int low = 1, high = *std::max_element(bound.begin(), bound.end());
+  while (low < high) {  // the highest level whose rounds fit in `total`
+    const int mid = low + (high - low + 1) / 2;
+    if (placed(mid) <= total) low = mid; else high = mid - 1;
+  }
+  long extra = total - placed(low);
+  for (std::size_t i = 0; i < trays.size(); ++i) {
+    cores[i] = std::min(bound[i], low);
+    if (extra > 0 && bound[i] > low) {
+      ++cores[i];
+      --extra;
+    }
+  }
+  return cores;
+}
+
+Allocation pick_gpus(const ClusterState& state, std::span<const int> taken, const JobRequest& request,
+                     SlurmVersion version) {
   const ClusterShape& shape = state.shape();
+  std::vector<int> sorted;
+  std::span<const int> trays = taken;
+  if (!std::is_sorted(taken.begin(), taken.end())) {
+    sorted.assign(taken.begin(), taken.end());
+    std::sort(sorted.begin(), sorted.end());
+    trays = sorted;
+  }
   // How many GPUs each node gives. First pass (_set_job_bits1): a node takes its lowest free GPUs, leaving
   // one for each later node; second pass (_set_job_bits2): any still missing come from the nodes in order,
   // again the lowest free ones not yet taken. Either way each node ends with its lowest free GPUs.
@@ -291,7 +351,14 @@ Allocation pick_gpus(const ClusterState& state, std::span<const int> trays, cons
   Allocation allocation;
   allocation.gpus.reserve(static_cast<std::size_t>(total));
   for (std::size_t n = 0; n < trays.size(); ++n) state.lowest_free_gpus(trays[n], count[n], allocation.gpus);
-  charge_cpus(allocation, request.cpus_per_gpu, shape);
+  if (request.shape == RequestShape::nodes || request.cpus_per_gpu == 0) {
+    charge_cpus(allocation, request.cpus_per_gpu, shape);  // 1, or K for each of the tray's GPUs
+    return allocation;
+  }
+  const std::vector<int> cores = slurm_cores(state, trays, taken, request, version);
+  allocation.cpus.reserve(trays.size());
+  for (std::size_t n = 0; n < trays.size(); ++n)
+    if (count[n] > 0) allocation.cpus.push_back({trays[n], cores[n]});
   return allocation;
 }
 

@@ -1,5 +1,7 @@
 #include "schedulers/job_request.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +29,20 @@ std::string_view request_shaping_name(RequestShaping shaping) {
       return "auto";
   }
   return "auto";
+}
+
+std::vector<std::string> slurm_request_options(const JobRequest& request, int gpus_per_tray) {
+  if (request.shards > 0) {
+    const char* gres = request.gres == SharedGres::mps ? "mps" : "shard";
+    return {"-N", std::to_string(request.gpus), fmt::format("--gres={}:{}", gres, request.shards)};
+  }
+  std::vector<std::string> options;
+  if (request.shape == RequestShape::nodes)
+    options = {"-N", std::to_string(request.gpus / gpus_per_tray), fmt::format("--gpus-per-node={}", gpus_per_tray)};
+  else
+    options = {fmt::format("--gpus={}", request.gpus)};
+  if (request.cpus_per_gpu > 0) options.push_back(fmt::format("--cpus-per-gpu={}", request.cpus_per_gpu));
+  return options;
 }
 
 JobRequest shape_request(int gpus, RequestShaping shaping, int gpus_per_tray, int cpus_per_gpu) {

@@ -3,7 +3,9 @@
 // nodes (`-N K --gpus-per-node=<all of a tray>`), each with an optional CPU share (`--cpus-per-gpu=C`);
 // or shards of GPUs (`-N K --gres=shard:S`).
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvlsim {
 
@@ -31,6 +33,10 @@ struct JobRequest {
 
   bool operator==(const JobRequest&) const = default;
 };
+
+// The salloc options of the request on trays of 4 GPUs: `--gpus=G` or `-N K --gpus-per-node=4`, with
+// `--cpus-per-gpu=C` when it asks a CPU share; a share request `-N K --gres=shard:S` (or mps:S).
+std::vector<std::string> slurm_request_options(const JobRequest& request, int gpus_per_tray = 4);
 
 // How a run turns a trace job's GPU count into a request (the run setting --request-shape).
 enum class RequestShaping {

@@ -13,8 +13,11 @@ namespace nvlsim {
 
 class PerGpuPolicy final : public PlacementPolicy {
  public:
+  // Follows the placement rules of Slurm `version` (docs/policies.md, "Slurm versions").
+  explicit PerGpuPolicy(SlurmVersion version) : version_(version) {}
+
   const std::string& name() const override { return name_; }
-  // Slurm 22.05's select/cons_tres without a topology plugin (schedulers/cons_tres_select.hpp), decision
+  // Slurm's select/cons_tres without a topology plugin (schedulers/cons_tres_select.hpp), decision
   // for decision as tests/slurm_oracle checks it against the real Slurm. O(trays / 64 + trays with a
   // free GPU) per call; without a CPU share, O(trays / 64 + runs of idle trays) for a whole-tray request
   // and O(trays / 64 + trays with its GPUs free), in a tight loop, for one of at most a tray's GPUs
@@ -27,6 +30,7 @@ class PerGpuPolicy final : public PlacementPolicy {
 
  private:
   std::string name_ = "per-gpu";
+  SlurmVersion version_;
 };
 
 // Takes no parameters.

@@ -12,6 +12,7 @@
 #include "models/cluster_shape.hpp"
 #include "schedulers/policy_params.hpp"
 #include "schedulers/slurm_topology.hpp"
+#include "schedulers/slurm_version.hpp"
 
 namespace nvlsim {
 
@@ -29,6 +30,8 @@ struct PolicyContext {
   // NVLink 6's partial operation (PlatformSpec::partial_operation): `block` drops down trays from their
   // block instead of closing it.
   bool partial_operation = false;
+  // The Slurm release whose placement rules the policy reproduces (--slurm-version).
+  SlurmVersion slurm_version = kDefaultSlurmVersion;
 };
 
 struct PolicyParam {

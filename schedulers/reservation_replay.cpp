@@ -124,7 +124,9 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
       future_->down_gpus() != now_state.down_gpus()) {
     throw std::logic_error("ReservationReplay: the state does not hold exactly the running jobs");
   }
-  if (head != walked_request_ || &policy != walked_policy_) {
+  // A policy that may lose a fit when resources are released (PlacementPolicy::monotone) gives no answer
+  // worth carrying: every change may move the first ending that fits either way.
+  if (head != walked_request_ || &policy != walked_policy_ || !policy.monotone(head)) {
     settled_ = false;
     verified_ = false;
     walked_request_ = head;

@@ -44,8 +44,9 @@ class ReservationReplay {
   // `now_state` must hold exactly the allocations of the running jobs and the machine's down GPUs. The
   // replayed future moves with each start and end told, and the walk steps from the last answer's ending
   // to this one's, usually a few places; GPUs going down or up start it again from the present. The answer
-  // is always the one a replay from the present gives, provided the policy never loses a fit, or a
-  // may_fit, when resources are released (PlacementPolicy's contract).
+  // is always the one a replay from the present gives, provided may_fit never turns false when resources are
+  // released (PlacementPolicy's contract); for a request whose place() may (not monotone), the walk starts
+  // afresh at each call.
   std::optional<Reservation> reserve(double now, const ClusterState& now_state, const JobRequest& head,
                                      const PlacementPolicy& policy);
   // Whether `candidate` shares a GPU with the reservation the last reserve() returned, holds a tray that

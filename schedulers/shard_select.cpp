@@ -1,5 +1,7 @@
 #include "schedulers/shard_select.hpp"
 
+#include <algorithm>
+
 namespace nvlsim::cons_tres {
 namespace {
 
@@ -27,7 +29,7 @@ std::vector<NodeOffer> share_offers(const ClusterState& state, const JobRequest&
   for (int tray = 0; tray < state.shape().trays(); ++tray) {
     const int cpus = state.free_cpus_in_tray(tray);
     if (cpus > 0 && first_gpu_with_free_shards(state, tray, request) >= 0)
-      nodes.push_back({tray, cpus, 1, kShardWeight});
+      nodes.push_back({tray, cpus, 1, kShardWeight, cpus, state.free_gpus_in_tray(tray)});
   }
   return nodes;
 }
@@ -45,7 +47,9 @@ Allocation share_allocation(const ClusterState& state, std::span<const int> tray
                             const JobRequest& request) {
   Allocation allocation;
   allocation.shards = request.shards;
-  for (int tray : trays) {
+  std::vector<int> ascending(trays.begin(), trays.end());
+  std::sort(ascending.begin(), ascending.end());
+  for (int tray : ascending) {
     allocation.gpus.push_back(first_gpu_with_free_shards(state, tray, request));
     allocation.cpus.push_back({tray, 1});
   }
@@ -56,9 +60,10 @@ bool shares_may_fit(const ClusterState& state, const JobRequest& request) {
   return request.shards <= state.shards_per_gpu() && request.gpus <= state.shape().trays();
 }
 
-std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request) {
+std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request,
+                                      SlurmVersion version) {
   if (!shares_may_fit(state, request)) return std::nullopt;
-  const auto chosen = eval_nodes(share_offers(state, request), request, share_demand(request));
+  const auto chosen = eval_nodes(share_offers(state, request), request, share_demand(request), version);
   if (!chosen) return std::nullopt;
   return share_allocation(state, *chosen, request);
 }

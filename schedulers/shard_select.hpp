@@ -24,7 +24,7 @@ int first_gpu_with_free_shards(const ClusterState& state, int tray, const JobReq
 std::vector<NodeOffer> share_offers(const ClusterState& state, const JobRequest& request);
 // What the request asks of _eval_nodes: `request.gpus` nodes and one CPU on each, no GPU count.
 Demand share_demand(const JobRequest& request);
-// The shares on the chosen trays: on each, its first GPU with enough free shares, and one CPU.
+// The shares on the chosen trays (in any order): on each, its first GPU with enough free shares, and one CPU.
 Allocation share_allocation(const ClusterState& state, std::span<const int> trays, const JobRequest& request);
 // True unless the request can never fit: more shares than a GPU has, or more trays than the machine.
 bool shares_may_fit(const ClusterState& state, const JobRequest& request);
@@ -32,6 +32,7 @@ bool shares_may_fit(const ClusterState& state, const JobRequest& request);
 // Where Slurm starts `request.shards` shares on each of `request.gpus` trays, or nullopt when it would not
 // start it now. More shards than a GPU has never fit (Slurm keeps such a job pending forever), so a caller
 // that places on an empty machine first rejects it. Each tray gives one CPU. O(trays x GPUs per tray).
-std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request);
+std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request,
+                                      SlurmVersion version);
 
 }  // namespace nvlsim::cons_tres

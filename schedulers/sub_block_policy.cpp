@@ -3,36 +3,45 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "models/input_error.hpp"
-#include "schedulers/node_gpus.hpp"
+#include "schedulers/cons_tres_select.hpp"
 #include "schedulers/shard_select.hpp"
 
 namespace nvlsim {
 
-int segment_nodes(const SegmentOptions& options, int gpus, int nodes, int base_block_nodes) {
+int asked_segment(const SegmentOptions& options, int gpus, int nodes, int base_block_nodes) {
   int segment = options.segment;
-  if (segment < 0 && !options.rules_for_small_jobs && nodes <= base_block_nodes) return nodes;
+  if (segment < 0 && !options.rules_for_small_jobs && nodes <= base_block_nodes) return 0;
   if (segment < 0) {
     const auto rule = std::find_if(options.rules.begin(), options.rules.end(),
                                    [gpus](const SegmentRule& r) { return gpus >= r.min_gpus; });
     segment = rule == options.rules.end() ? 0 : rule->nodes;
   }
-  if (segment == 0 || segment >= nodes) return nodes;
-  while (nodes % segment != 0) --segment;
-  return segment;
+  return segment >= nodes ? 0 : segment;
 }
 
-SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options)
+std::string segment_refusal(int segment, int nodes, int base_block_nodes) {
+  constexpr const char* kSlurm = "Requested topology configuration is not available";
+  if (segment > base_block_nodes)
+    return fmt::format("{} (--segment={} is larger than a base block of {} nodes)", kSlurm, segment,
+                       base_block_nodes);
+  if (segment > 0 && nodes % segment != 0)
+    return fmt::format("{} (--segment={} does not divide the job's {} nodes)", kSlurm, segment, nodes);
+  return {};
+}
+
+SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOptions options,
+                               const ClusterShape& shape)
     : name_(std::move(name)),
       layout_(std::move(layout)),
-      options_(options),
-      domain_blocks_(aligned_block_trays(layout_)),
-      failed_blocks_(layout_) {
+      eval_(layout_, shape.trays()),
+      options_(std::move(options)),
+      failed_blocks_(layout_),
+      gpus_per_tray_(shape.gpus_per_tray) {
   std::size_t largest = 0;
   for (const auto& block : layout_.blocks) largest = std::max(largest, block.size());
   segment_room_.assign(largest + 1, 0);
@@ -40,33 +49,75 @@ SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOpti
     for (const auto& block : layout_.blocks) segment_room_[s] += static_cast<int>(block.size()) / s * s;
 }
 
-std::vector<int> SubBlockPolicy::idle_trays(const ClusterState& state) const {
-  const int blocks = static_cast<int>(layout_.blocks.size());
-  std::vector<int> idle(blocks, 0);
-  const bool domains = domain_blocks_ == state.shape().trays_per_domain;
-  for (int b = 0; b < blocks; ++b) {
-    if (domains) {
-      idle[b] = state.idle_trays_in_domain(b);
-      continue;
-    }
-    for (int tray : layout_.blocks[b]) idle[b] += state.tray_idle(tray);
+SegmentOptions SubBlockPolicy::options_for(const JobRequest& request) const {
+  if (options_.segment >= 0 || options_.rules_for_small_jobs || request.segment_nodes <= 0) return options_;
+  // The class's segment stands in for the built-in table's entry, as the table's own would apply.
+  SegmentOptions options = options_;
+  options.rules = {{0, request.segment_nodes}};
+  return options;
+}
+
+Segments SubBlockPolicy::segment_for(const JobRequest& request) const {
+  Segments segments{0, options_.spread, options_.consolidate};
+  // Only a job of whole trays asks a segment: Slurm refuses --segment with a GPU count alone.
+  if (request.shape != RequestShape::nodes || request.shards > 0) return segments;
+  const int nodes = request.gpus / gpus_per_tray_;
+  const int base = eval_.base_nodes();
+  const SegmentOptions options = options_for(request);
+  int segment = asked_segment(options, request.gpus, nodes, base);
+  if (options.round && segment > 0) {
+    // The largest segment Slurm takes: it divides the nodes and fits a base block.
+    const auto divisor_at_most = [&](int most) {
+      int s = std::min(most, base);
+      while (s > 1 && nodes % s != 0) --s;
+      return s;
+    };
+    segment = divisor_at_most(segment);
+    // Table segments that could never fit the machine become whole base blocks, as an operator would
+    // resubmit the job.
+    const bool table = options.segment < 0 && !options.rules_for_small_jobs;
+    if (table && segment_room_[segment] < nodes) segment = divisor_at_most(base);
+    if (segment >= nodes) segment = 0;
   }
-  return idle;
+  segments.nodes = segment;
+  return segments;
+}
+
+std::vector<std::string> SubBlockPolicy::slurm_options(const JobRequest& request) const {
+  std::vector<std::string> options = slurm_request_options(request, gpus_per_tray_);
+  if (const int segment = segment_for(request).nodes; segment > 0)
+    options.push_back(fmt::format("--segment={}", segment));
+  return options;
+}
+
+std::string SubBlockPolicy::refusal(const JobRequest& request) const {
+  const Segments segments = segment_for(request);
+  return segment_refusal(segments.nodes, request.gpus / gpus_per_tray_, eval_.base_nodes());
 }
 
 bool SubBlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
   if (request.shards > 0) return cons_tres::shares_may_fit(state, request);
-  const ClusterShape& shape = state.shape();
-  if (state.free_gpus() < request.gpus) return false;
-  if (request.gpus < shape.gpus_per_tray || domain_blocks_ != shape.trays_per_domain) return true;
-  const int nodes = nodes_for(shape, request.gpus);
-  const int segment = segment_size(request, nodes);
-  // A segment of at most a base block lies inside one block, so a block holds floor(idle / s) of them.
-  const int whole = segment <= layout_.level_sizes.front() ? segment : 1;
-  int room = 0;  // from the domains counted by idle trays, not a visit of each domain
-  for (int idle = whole; idle <= shape.trays_per_domain && room < nodes; ++idle)
-    room += state.domains_with_idle_trays(idle) * (idle / whole * whole);
-  return room >= nodes;
+  if (!cons_tres::may_fit(state, request)) return false;
+  return request.shape == RequestShape::nodes || some_block_has_free(state, eval_, request.gpus);
+}
+
+std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
+  if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
+  if (!may_fit(state, request)) return std::nullopt;
+  if (request.shards > 0) {
+    const std::vector<cons_tres::NodeOffer> offers = cons_tres::share_offers(state, request);
+    const BlockChoice choice = eval_.choose(offers, request, cons_tres::share_demand(request), Segments{});
+    if (!choice.taken) return std::nullopt;
+    return cons_tres::share_allocation(state, *choice.taken, request);
+  }
+  std::vector<cons_tres::NodeOffer> offers;
+  state.for_each_tray_with_free_gpus([&](int tray) {
+    if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
+  });
+  const BlockChoice choice =
+      eval_.choose(offers, request, cons_tres::initial_demand(state, request), segment_for(request));
+  if (!choice.taken) return std::nullopt;
+  return cons_tres::pick_gpus(state, *choice.taken, request, SlurmVersion::v24_11);
 }
 
 int SubBlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
@@ -79,145 +130,13 @@ int SubBlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<c
   return trays * state.shape().gpus_per_tray + free_gpus_on_down_trays(state, down_trays);
 }
 
-std::optional<Allocation> SubBlockPolicy::place_on_one_tray(const ClusterState& state, int gpus) const {
-  const int blocks = static_cast<int>(layout_.blocks.size());
-  std::vector<int> offered(blocks, 0);  // trays with room for the job: nodes Slurm would find available
-  for (int b = 0; b < blocks; ++b) {
-    if (domain_blocks_ == state.shape().trays_per_domain) {  // block b is domain b
-      offered[b] = state.trays_in_domain_with_at_least(b, gpus);
-      continue;
-    }
-    for (int tray : layout_.blocks[b]) offered[b] += state.free_gpus_in_tray(tray) >= gpus;
-  }
-  std::vector<std::uint8_t> used(blocks, 0);
-  const std::vector<BlockTake> takes = choose_blocks(layout_, offered, used, 1);
-  if (takes.empty()) return std::nullopt;
-  int best = -1;
-  for (int tray : layout_.blocks[takes.front().block]) {
-    const int free = state.free_gpus_in_tray(tray);
-    if (free >= gpus && (best < 0 || free < state.free_gpus_in_tray(best))) best = tray;
-  }
-  Allocation allocation;
-  state.lowest_free_gpus(best, gpus, allocation.gpus);
-  return allocation;
-}
-
-std::optional<Allocation> SubBlockPolicy::place_shares(const ClusterState& state,
-                                                       const JobRequest& request) const {
-  if (!cons_tres::shares_may_fit(state, request)) return std::nullopt;
-  const auto serves = [&](int tray) {
-    return state.free_cpus_in_tray(tray) > 0 &&
-           cons_tres::first_gpu_with_free_shards(state, tray, request) >= 0;
-  };
-  const int blocks = static_cast<int>(layout_.blocks.size());
-  std::vector<int> offered(blocks, 0);
-  for (int b = 0; b < blocks; ++b)
-    for (int tray : layout_.blocks[b]) offered[b] += serves(tray);
-  // A job that fits in one base block stays one segment, as a whole-GPU job does; a larger one goes node
-  // by node.
-  const int segment = request.gpus <= layout_.level_sizes.front() ? request.gpus : 1;
-  const std::vector<int> taken = place_segments(offered, request.gpus, segment);
-  if (taken.empty()) return std::nullopt;
-  std::vector<int> trays;
-  for (int b = 0; b < blocks; ++b) {
-    if (taken[b] == 0) continue;
-    // As for small whole-GPU jobs, the busiest trays that serve first (fewest free GPUs, lowest index).
-    std::vector<int> serving;
-    for (int tray : layout_.blocks[b])
-      if (serves(tray)) serving.push_back(tray);
-    std::stable_sort(serving.begin(), serving.end(),
-                     [&](int a, int c) { return state.free_gpus_in_tray(a) < state.free_gpus_in_tray(c); });
-    trays.insert(trays.end(), serving.begin(), serving.begin() + taken[b]);
-  }
-  std::sort(trays.begin(), trays.end());
-  return cons_tres::share_allocation(state, trays, request);
-}
-
-std::vector<int> SubBlockPolicy::place_segments(std::vector<int> offered, int nodes, int segment) const {
-  const int blocks = static_cast<int>(layout_.blocks.size());
-  std::vector<int> taken(blocks, 0);
-  std::vector<std::uint8_t> used(blocks, 0);
-  std::vector<int> open(blocks);
-  for (int placed = 0; placed < nodes; placed += segment) {
-    for (int b = 0; b < blocks; ++b) open[b] = options_.spread && used[b] ? 0 : offered[b];
-    const std::vector<BlockTake> takes = choose_blocks(layout_, open, used, segment);
-    if (takes.empty()) return {};
-    for (const BlockTake& take : takes) {
-      offered[take.block] -= take.nodes;
-      taken[take.block] += take.nodes;
-    }
-  }
-  return taken;
-}
-
-SegmentOptions SubBlockPolicy::options_for(const JobRequest& request) const {
-  if (options_.segment >= 0 || options_.rules_for_small_jobs || request.segment_nodes <= 0) return options_;
-  // The class's segment stands in for the built-in table's entry, as the table's own would apply.
-  SegmentOptions options = options_;
-  options.rules = {{0, request.segment_nodes}};
-  return options;
-}
-
-int SubBlockPolicy::segment_size(const JobRequest& request, int nodes) const {
-  const int base = layout_.level_sizes.front();
-  const SegmentOptions options = options_for(request);
-  const int gpus = request.gpus;
-  const int segment = segment_nodes(options, gpus, nodes, base);
-  if (options.segment >= 0 || options.rules_for_small_jobs || segment >= nodes) return segment;
-  // The built-in table's segments may not fit the machine at all (a 576-GPU job on 8 racks needs 9
-  // segments of 16, and a rack holds one): then whole base blocks, as an operator would resubmit it.
-  const int room = segment < static_cast<int>(segment_room_.size()) ? segment_room_[segment] : 0;
-  return room >= nodes ? segment : segment_nodes(SegmentOptions{base}, gpus, nodes, base);
-}
-
-std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
-  if (request.gpus < 1) throw std::invalid_argument("sub-block: a request needs at least one GPU");
-  if (request.shards > 0) return place_shares(state, request);
-  const ClusterShape& shape = state.shape();
-  if (request.gpus < shape.gpus_per_tray) return place_on_one_tray(state, request.gpus);
-  const int nodes = nodes_for(shape, request.gpus);
-  const int segment = segment_size(request, nodes);
-  const int blocks = static_cast<int>(layout_.blocks.size());
-  const std::vector<int> idle = idle_trays(state);
-  std::vector<int> taken;
-  if (!options_.consolidate) {
-    taken = place_segments(idle, nodes, segment);
-  } else {
-    // A base block offers whole segments only (a segment of at most a base block never splits), so
-    // a group counted that way holds the job unless segments span base blocks; then try the next.
-    std::vector<int> whole = idle;
-    if (segment <= layout_.level_sizes.front()) {
-      for (int& n : whole) n -= n % segment;
-    }
-    for (const BlockRange& group : fitting_groups(layout_, whole, nodes)) {
-      std::vector<int> inside(blocks, 0);
-      std::copy(idle.begin() + group.first, idle.begin() + group.end, inside.begin() + group.first);
-      taken = place_segments(std::move(inside), nodes, segment);
-      if (!taken.empty()) break;
-    }
-  }
-  if (taken.empty()) return std::nullopt;
-  std::vector<int> trays;
-  for (int b = 0; b < blocks; ++b) {
-    for (auto tray = layout_.blocks[b].begin(); taken[b] > 0; ++tray) {
-      if (state.tray_idle(*tray)) {
-        trays.push_back(*tray);
-        --taken[b];
-      }
-    }
-  }
-  Allocation allocation;
-  allocation.gpus = gpus_on_trays(shape, std::move(trays), request.gpus);
-  return allocation;
-}
-
 namespace {
 
 constexpr ParamDecl kParams[] = {
     {.key = "segment",
      .value_name = "S",
      .default_text = "by the table",
-     .help = "nodes per segment for every job; 0 or none = the whole job is one segment",
+     .help = "nodes per segment (--segment) for every job of more than S whole trays; 0 or none = no segments",
      .zero_word = "none"},
     {.key = "segment_rules",
      .type = ParamType::pairs,
@@ -228,23 +147,36 @@ constexpr ParamDecl kParams[] = {
      .type = ParamType::flag,
      .value_name = "1",
      .default_text = "0",
-     .help = "Slurm's --spread-segments: no two segments of a job in one base block",
+     .help = "Slurm 25.11's --spread-segments: no two segments of a job in one base block",
      .max = 1,
      .default_value = 0},
     {.key = "consolidate",
      .type = ParamType::flag,
      .value_name = "1",
      .default_text = "0",
-     .help = "Slurm's --consolidate-segments: all segments inside one block of the job's level",
+     .help = "Slurm 25.11's --consolidate-segments: all segments inside one block of the job's level",
+     .max = 1,
+     .default_value = 0},
+    {.key = "round",
+     .type = ParamType::flag,
+     .value_name = "1",
+     .default_text = "0",
+     .help = "a segment Slurm refuses becomes the largest it takes that divides the job (nvlsim's rule "
+             "before its 24.11 check)",
      .max = 1,
      .default_value = 0},
 };
 
 std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyContext& context) {
+  if (context.slurm_version == SlurmVersion::v22_05)
+    throw InputError(fmt::format("policy spec '{}': topology/block needs Slurm 23.11 or later, not --slurm-version "
+                                 "22.05",
+                                 config.text));
   SegmentOptions options;
   options.segment = config.params.integer("segment").value_or(-1);
   options.spread = config.params.flag("spread");
   options.consolidate = config.params.flag("consolidate");
+  options.round = config.params.flag("round");
   if (const IntPairs* rules = config.params.pairs("segment_rules")) {
     options.rules.clear();
     for (const auto& [min_gpus, nodes] : *rules) options.rules.push_back({min_gpus, nodes});
@@ -259,7 +191,8 @@ std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyCo
     }
     options.rules_for_small_jobs = true;
   }
-  return std::make_unique<SubBlockPolicy>(config.text, make_block_layout(context), options);
+  return std::make_unique<SubBlockPolicy>(config.text, make_block_layout(context), std::move(options),
+                                          context.shape);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ void TreeChoice::add_distance(std::span<std::uint32_t> sum, const std::vector<st
   for (int s : at) sum[s] = sum[s] == kUnreachable || row[s] == kUnreachable ? kUnreachable : sum[s] + row[s];
 }
 
-TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
+TreeChoice::TreeChoice(SwitchTree tree, SlurmVersion version) : tree_(std::move(tree)), version_(version) {
   const std::size_t switches = tree_.trays.size();
   if (switches > kMaxTreeSwitches)
     throw InputError(
@@ -29,7 +29,10 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
                     "every two)",
                     switches, kMaxTreeSwitches));
   std::vector<std::vector<int>> under(switches);  // per switch: every tray below it, ascending
-  parent_.assign(switches, 0);
+  // Slurm sets each switch's parent from its parents' lists in switch order, so the last one wins.
+  parent_.assign(switches, counts_cpus() ? -1 : 0);
+  for (std::size_t s = 0; s < switches; ++s)
+    for (int child : tree_.children[s]) parent_[child] = static_cast<int>(s);
   up_.assign(switches, -1);
   single_path_ = true;
   int trays = 0;
@@ -37,7 +40,6 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
     under[s] = tree_.trays[s];
     for (int child : tree_.children[s]) {
       under[s].insert(under[s].end(), under[child].begin(), under[child].end());
-      parent_[child] = s;
       single_path_ = single_path_ && up_[child] < 0;
       up_[child] = s;
     }
@@ -127,27 +129,37 @@ TreeChoice::TreeChoice(SwitchTree tree) : tree_(std::move(tree)) {
   }
 }
 
-int TreeChoice::top_switch(std::span<const int> count, std::span<const int> lowest, int nodes) const {
+int TreeChoice::top_switch(std::span<const int> count, std::span<const int> lowest, std::span<const int> cpus,
+                           const cons_tres::Demand& demand) const {
   int top = -1;
   for (int s = 0; s < static_cast<int>(count.size()); ++s) {
-    if (count[s] == 0 || count[s] < nodes) continue;
+    if (count[s] == 0 || count[s] < demand.nodes) continue;
+    if (counts_cpus() && demand.cpus > cpus[s]) continue;
     if (top < 0 || (tree_.level[s] >= tree_.level[top] && lowest[s] <= lowest[top])) top = s;
   }
   return top;
 }
 
-int TreeChoice::next_leaf(const LeafSearch& search, int nodes) const {
+int TreeChoice::next_leaf(const LeafSearch& search, const cons_tres::Demand& demand) const {
   const std::span<const int> count = search.count;
-  const auto compare = [&](int i, int j) {
+  const auto fits = [&](int s) {
+    return count[s] >= demand.nodes && (!counts_cpus() || search.cpus[s] >= demand.cpus);
+  };
+  // _topo_compare_switches: 1 when i is the better, -1 when j is, else 0; i_fits tells whether i fit at the
+  // level where the comparison ended.
+  const auto compare = [&](int i, int j, bool& i_fits) {
     while (true) {
-      const bool i_fits = count[i] >= nodes;
-      const bool j_fits = count[j] >= nodes;
+      i_fits = fits(i);
+      const bool j_fits = fits(j);
       if (i_fits && j_fits) {
         if (count[i] != count[j]) return count[i] < count[j] ? 1 : -1;
         break;
       }
       if (i_fits != j_fits) return i_fits ? 1 : -1;
-      if ((parent_[i] != i || parent_[j] != j) && parent_[i] != parent_[j]) {
+      // 24.11 reads past its switch table when only one side has a parent (leaves at unequal depths); the
+      // comparison stops there instead.
+      if ((parent_[i] != i || parent_[j] != j) && parent_[i] != parent_[j] && parent_[i] >= 0 &&
+          parent_[j] >= 0) {
         i = parent_[i];
         j = parent_[j];
         continue;
@@ -166,11 +178,22 @@ int TreeChoice::next_leaf(const LeafSearch& search, int nodes) const {
       if (leaf < 0 && count[s] > 0 && distance[s] != kUnreachable) leaf = s;
       continue;
     }
-    const int better = compare(s, leaf);
-    if ((distance[s] < distance[leaf] && better >= 0) || (distance[s] == distance[leaf] && better > 0))
+    bool s_fits = false;
+    const int better = compare(s, leaf, s_fits);
+    const bool nearer_wins = counts_cpus() ? s_fits : better >= 0;
+    if ((distance[s] < distance[leaf] && nearer_wins) || (distance[s] == distance[leaf] && better > 0))
       leaf = s;
   }
   return leaf;
+}
+
+void TreeChoice::take_off(std::span<int> count, int s, int taken) const {
+  for (; s >= 0; s = parent_[s]) count[s] = std::max(count[s] - taken, 0);
+}
+
+void TreeChoice::sum_up(std::span<int> below) const {
+  for (int s : tree_.bottom_up)
+    if (up_[s] >= 0) below[up_[s]] += below[s];
 }
 
 std::optional<std::vector<int>> TreeChoice::choose(std::span<const cons_tres::NodeOffer> node,

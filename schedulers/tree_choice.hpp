@@ -1,6 +1,7 @@
 #pragma once
-// Slurm 22.05's _eval_nodes_topo (select/cons_tres with topology/tree): which of the offered nodes a job
-// gets, given the switch tree. TreePolicy asks it; it knows nothing of the cluster state.
+// Slurm's _eval_nodes_topo (select/cons_tres with topology/tree; 22.05's job_test.c, 24.11's
+// topology/tree/eval_nodes_tree.c): which of the offered nodes a job gets, given the switch tree. TreePolicy
+// asks it; it knows nothing of the cluster state.
 
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,7 @@ class TreeChoice {
     int nodes = 0;
     int cpus = 0;  // from sum_offers (tree_offer_sums.hpp), only a lower bound: one per node
     int gpus = 0;
+    int free_cpus = 0;  // the nodes' free cores; from sum_offers, the same lower bound
   };
   // Offers summed per switch and weight: at(s, w) over the trays attached to switch s, of weight low + w.
   struct SwitchSums {
@@ -40,21 +42,23 @@ class TreeChoice {
     const OfferSum& at(int s, int w) const { return attached[static_cast<std::size_t>(s) * weights + w]; }
   };
   struct Decision {
-    bool decided = false;  // false: only the per-node walk, over every offer, can tell
-    std::optional<std::vector<int>> trays;
+    bool decided = false;                   // false: only the per-node walk, over every offer, can tell
+    std::optional<std::vector<int>> trays;  // in the order taken
   };
   // The offer of one tray, or nullopt when it offers none.
   using OfferAt = std::function<std::optional<cons_tres::NodeOffer>(int tray)>;
 
   // Throws InputError for more than kMaxTreeSwitches switches.
-  explicit TreeChoice(SwitchTree tree);
+  // `version`: the Slurm release whose rules it follows (docs/policies.md, "Slurm versions").
+  TreeChoice(SwitchTree tree, SlurmVersion version);
 
   // True when some switch has the tray below it: Slurm offers no other node to a topology job.
   bool under_a_switch(int tray) const {
     return tray >= 0 && tray < static_cast<int>(above_.size()) && !above_[tray].empty();
   }
 
-  // The trays chosen from `node` (offers ascending by tray, each under a switch), ascending, or nullopt.
+  // The trays chosen from `node` (offers ascending by tray, each under a switch), in the order Slurm takes
+  // them, or nullopt.
   // Under the highest switch with enough nodes, the nodes of the lowest weights that suffice; then leaf
   // switches one at a time, the nearest to those used and the tightest in nodes, their nodes in order.
   // When the tree has a single path from every switch up and the lowest weight under that switch
@@ -76,15 +80,18 @@ class TreeChoice {
   // `choose`'s answer when the job fits in the first leaf it takes, as most jobs do, read from `index`
   // (counts per leaf_groups(), kept by the state: ClusterState::index_groups) and the offers of that
   // leaf's trays; not decided otherwise. Requires leaf_groups() to be the index's groups and
-  // offer_sums_decide(request). O(largest leaf + leaves / 64 + the leaf's trays): no pass over the switches.
+  // offer_sums_decide(request) (no CPU share: 24.11's free-core tests cannot bind, and the first leaf is
+  // 22.05's). O(largest leaf + leaves / 64 + the leaf's trays): no pass over the switches.
   Decision choose_in_one_leaf(const TrayGroupIndex& index, const JobRequest& request,
                               cons_tres::Demand demand, const OfferAt& offer_at) const;
   // `choose`'s per-switch path from the offers' sums per switch (SwitchSums sized for this tree's switches)
   // and, for the trays of the leaves taken, their offers. Not decided when the per-node walk must decide,
-  // as when the sums' CPUs fall short. Requires ranged().
+  // as when the sums' CPUs fall short, or (24.11, whose switches' free cores count) the job needs more
+  // CPUs than nodes: the sums' free cores may be lower bounds. Requires ranged().
   Decision choose_from_sums(const SwitchSums& sums, const JobRequest& request, cons_tres::Demand demand,
                             const OfferAt& offer_at) const;
   int switches() const { return static_cast<int>(tree_.trays.size()); }
+  SlurmVersion version() const { return version_; }
   // The per-node walk for every case: what `choose` must agree with (tests check it does).
   std::optional<std::vector<int>> choose_node_by_node(std::span<const cons_tres::NodeOffer> node,
                                                       const JobRequest& request,
@@ -92,28 +99,41 @@ class TreeChoice {
 
  private:
   // The leaves that may be chosen (ascending; the others have no node to give), and per switch: nodes
-  // counted toward it, the switches required, the hops summed from those used (kept for the leaves only).
+  // counted toward it, the switches required, the hops summed from those used (kept for the leaves only),
+  // and (24.11: switch_cpu_cnt; empty under 22.05) the free cores of every node offered below it.
   struct LeafSearch {
     std::span<const int> leaves;
     std::span<int> count;
     std::span<const char> required;
     std::span<std::uint32_t> distance;
+    std::span<const int> cpus;
   };
   // Adds the row's hops to the sums, for the switches `at` only (an unreachable switch stays unreachable).
   static void add_distance(std::span<std::uint32_t> sum, const std::vector<std::uint32_t>& row,
                            std::span<const int> at);
-  // The top switch: the highest with at least `nodes` nodes and, among those, the lowest weight (a later
-  // switch wins ties). -1 when none.
-  int top_switch(std::span<const int> count, std::span<const int> lowest, int nodes) const;
+  // Whether the rules are 24.11's: switches' free cores count toward a fit, and a leaf used up is taken off
+  // its ancestors' counts.
+  bool counts_cpus() const { return version_ == SlurmVersion::v24_11; }
+  // The top switch: the highest with at least demand.nodes nodes (24.11: and at least demand.cpus free
+  // cores, `cpus`) and, among those, the lowest weight (a later switch wins ties). -1 when none.
+  int top_switch(std::span<const int> count, std::span<const int> lowest, std::span<const int> cpus,
+                 const cons_tres::Demand& demand) const;
   // The next leaf to take nodes from: not required, the nearest to those used, then the tightest that
-  // fits `nodes` (else the largest, comparing parents while both do not fit). -1 when none is left.
-  int next_leaf(const LeafSearch& search, int nodes) const;
+  // fits the demand's nodes (24.11: and CPUs), else the largest, comparing parents while both do not fit.
+  // A nearer leaf wins if it compares no worse (22.05) or if it fits (24.11). -1 when none is left.
+  int next_leaf(const LeafSearch& search, const cons_tres::Demand& demand) const;
+  // 24.11's _decrement_node_cnt: `taken` off the count of switch s and of each switch above it, down to 0
+  // (24.11 only: under 22.05 a top switch's parent is switch 0).
+  void take_off(std::span<int> count, int s, int taken) const;
+  // 24.11's switch_cpu_cnt from free cores summed per switch with trays: summed up the tree, as the counts
+  // are (requires single_path_).
+  void sum_up(std::span<int> below) const;
   // `choose` when every switch has one path up, counting per switch and weight rather than per node.
   Decision choose_by_switch(std::span<const cons_tres::NodeOffer> node, const JobRequest& request,
                             cons_tres::Demand demand) const;
   // Takes a leaf's offer when it has the best weight; false once nothing more is to be taken from the leaf.
-  static bool take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
-                        cons_tres::Demand& demand, std::vector<int>& picked);
+  bool take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
+                 cons_tres::Demand& demand, std::vector<int>& picked) const;
   // Its part after the sums: the top switch, then its leaves. Decided unless the lowest weight under the
   // top switch does not suffice alone.
   // leaf_offers(leaf, visit) calls visit(offer) for the leaf's offers in tray order while it returns true.
@@ -122,8 +142,11 @@ class TreeChoice {
                   LeafOffers leaf_offers) const;
 
   SwitchTree tree_;
+  SlurmVersion version_;
   std::vector<std::vector<int>> above_;  // per tray: every switch it is below, ascending
-  std::vector<int> parent_;              // per switch: its parent, or 0 for a top switch as Slurm keeps it
+  // Per switch: its parent as Slurm keeps it (the last switch to list it); for a top switch 0 under
+  // 22.05, -1 (SWITCH_NO_PARENT) under 24.11.
+  std::vector<int> parent_;
   std::vector<std::vector<std::uint32_t>> distance_;  // switch hops between switches; kUnreachable if none
   std::vector<int> leaves_;                           // the switches of level 0, ascending
   // Set when every switch has at most one parent and every tray hangs from at most one switch, so that

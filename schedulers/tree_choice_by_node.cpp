@@ -40,13 +40,15 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
 
   std::vector<int> count(switches, 0);
   std::vector<int> lowest(switches, std::numeric_limits<int>::max());
+  std::vector<int> cpus(counts_cpus() ? switches : 0, 0);  // 24.11's switch_cpu_cnt, never lowered
   for (std::size_t i = 0; i < node.size(); ++i) {
     for (int s : switches_of(i)) {
       ++count[s];
       lowest[s] = std::min(lowest[s], node[i].weight);
+      if (counts_cpus()) cpus[s] += node[i].free_cpus;
     }
   }
-  const int top = top_switch(count, lowest, demand.nodes);
+  const int top = top_switch(count, lowest, cpus, demand);
   if (top < 0) return std::nullopt;
 
   // The best nodes: whole weight groups under the top switch, lowest first, until they suffice. Every
@@ -73,16 +75,13 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
   if (!sufficient) return std::nullopt;
 
   std::vector<char> chosen(node.size(), 0);
+  std::vector<int> picked;  // in the order taken
   const auto take = [&](std::size_t i) {
-    cons_tres::take_node(node[i], request, demand);
+    cons_tres::take_node(node[i], request, demand, version_);
     chosen[i] = 1;
+    picked.push_back(node[i].tray);
   };
-  const auto allocate = [&]() -> std::optional<std::vector<int>> {
-    std::vector<int> picked;
-    for (std::size_t i = 0; i < node.size(); ++i)
-      if (chosen[i]) picked.push_back(node[i].tray);
-    return picked;
-  };
+  const auto allocate = [&]() -> std::optional<std::vector<int>> { return std::move(picked); };
   std::vector<std::size_t> first(candidates.begin(),
                                  candidates.begin() + static_cast<std::ptrdiff_t>(outright));
   std::sort(first.begin(), first.end());
@@ -114,13 +113,16 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
   if (!first.empty()) {
     if (demand.satisfied()) return allocate();
     if (demand.max_nodes <= 0) return std::nullopt;
+    int taken = 0;  // in this pass: 24.11 takes the running total off each leaf and its ancestors
     for (int s = 0; s < switches; ++s) {
       if (!required[s] || tree_.level[s] != 0) continue;
       for (std::size_t i : members_of(s)) {
         if (chosen[i]) continue;
         take(i);
+        ++taken;
         if (demand.satisfied()) return allocate();
       }
+      if (counts_cpus()) take_off(count, s, taken);
     }
   }
 
@@ -128,10 +130,10 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
   std::vector<std::uint32_t> distance(switches, 0);
   for (int s = 0; s < switches; ++s)
     if (required[s]) add_distance(distance, distance_[s], leaves_);
-  const LeafSearch search{leaves_, count, required, distance};
+  const LeafSearch search{leaves_, count, required, distance, cpus};
   for (int previous = demand.nodes + 1; previous != demand.nodes;) {
     previous = demand.nodes;
-    const int leaf = next_leaf(search, demand.nodes);
+    const int leaf = next_leaf(search, demand);
     if (leaf < 0) break;
     add_distance(distance, distance_[leaf], leaves_);
     for (std::size_t i : members_of(leaf)) {
@@ -140,6 +142,7 @@ std::optional<std::vector<int>> TreeChoice::choose_node_by_node(std::span<const 
       take(i);
       if (demand.satisfied()) return allocate();
     }
+    if (counts_cpus()) take_off(count, leaf, count[leaf]);
     count[leaf] = 0;
   }
   if (demand.satisfied()) return allocate();

@@ -33,6 +33,7 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
     o.nodes += stretch.nodes;
     o.cpus += stretch.cpus;
     o.gpus += stretch.gpus;
+    o.free_cpus += stretch.free_cpus;
     stretch = {};
   };
   for (const cons_tres::NodeOffer& n : node) {
@@ -44,6 +45,7 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
     ++stretch.nodes;
     stretch.cpus += n.cpus;
     stretch.gpus += n.gpus;
+    stretch.free_cpus += n.free_cpus;
   }
   add_stretch();
   // A leaf's offers in order: from the first offer of its first tray on.
@@ -61,6 +63,9 @@ TreeChoice::Decision TreeChoice::choose_by_switch(std::span<const cons_tres::Nod
 
 TreeChoice::Decision TreeChoice::choose_from_sums(const SwitchSums& sums, const JobRequest& request,
                                                   cons_tres::Demand demand, const OfferAt& offer_at) const {
+  // 24.11's free-core tests are decided by lower bounds (one core per node, at least the nodes counted) only
+  // while the job needs no more CPUs than nodes; each node taken lowers both, the CPUs by at least one.
+  if (counts_cpus() && demand.cpus > demand.nodes) return {};
   return decide(sums, request, demand, [&](int leaf, auto&& visit) {
     for (int tray : tree_.trays[leaf]) {
       const std::optional<cons_tres::NodeOffer> n = offer_at(tray);
@@ -70,10 +75,10 @@ TreeChoice::Decision TreeChoice::choose_from_sums(const SwitchSums& sums, const 
 }
 
 bool TreeChoice::take_best(const cons_tres::NodeOffer& n, int best_weight, const JobRequest& request,
-                           cons_tres::Demand& demand, std::vector<int>& picked) {
+                           cons_tres::Demand& demand, std::vector<int>& picked) const {
   if (demand.max_nodes <= 0 || demand.satisfied()) return false;
   if (n.weight != best_weight) return true;
-  cons_tres::take_node(n, request, demand);
+  cons_tres::take_node(n, request, demand, version_);
   picked.push_back(n.tray);
   return !demand.satisfied();
 }
@@ -89,7 +94,8 @@ TreeChoice::Decision TreeChoice::choose_in_one_leaf(const TrayGroupIndex& index,
   int t = 0;
   int best_weight = std::numeric_limits<int>::max();
   for (int k = 1; k <= per_tray; ++k) {
-    const std::optional<cons_tres::NodeOffer> offer = cons_tres::offer_of(0, k, 1, per_tray, request);
+    const std::optional<cons_tres::NodeOffer> offer =
+        cons_tres::offer_of(0, k, 1, per_tray, request, version_);
     if (!offer) continue;
     if (offered_from == 0) offered_from = k;
     if (offer->weight < best_weight) {
@@ -110,7 +116,6 @@ TreeChoice::Decision TreeChoice::choose_in_one_leaf(const TrayGroupIndex& index,
     if (n && !take_best(*n, best_weight, request, demand, picked)) break;
   }
   if (!demand.satisfied()) return {};
-  std::sort(picked.begin(), picked.end());
   return {true, std::move(picked)};
 }
 
@@ -136,7 +141,7 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
   const auto below_at = [&](int s, int w) -> const OfferSum& {
     return below[static_cast<std::size_t>(root_slot_[s]) * weights + w];
   };
-  thread_local std::vector<int> count, lowest;
+  thread_local std::vector<int> count, lowest, cpus;
   count.assign(switches, 0);
   lowest.assign(switches, std::numeric_limits<int>::max());
   for (int s : roots_)
@@ -145,7 +150,14 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
         count[s] += below_at(s, w).nodes;
         lowest[s] = sums.low + w;
       }
-  const int top = top_switch(count, lowest, demand.nodes);
+  // 24.11's switch_cpu_cnt: the free cores of every node offered below each switch, any weight.
+  cpus.assign(counts_cpus() ? switches : 0, 0);
+  if (counts_cpus()) {
+    for (int s : homes_)
+      for (int w = 0; w < weights; ++w) cpus[s] += sums.at(s, w).free_cpus;
+    sum_up(cpus);
+  }
+  const int top = top_switch(count, lowest, cpus, demand);
   if (top < 0) return {true, std::nullopt};
 
   // The best nodes are the lowest weight under the top switch when it suffices alone; with more weights,
@@ -179,15 +191,12 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
   thread_local std::vector<std::uint32_t> distance;
   required.assign(switches, 0);
   distance.assign(switches, 0);
-  const LeafSearch search{open, count, required, distance};
+  const LeafSearch search{open, count, required, distance, cpus};
   std::vector<int> picked;
-  const auto decided = [&]() -> Decision {
-    std::sort(picked.begin(), picked.end());
-    return {true, std::move(picked)};
-  };
+  const auto decided = [&]() -> Decision { return {true, std::move(picked)}; };
   for (int previous = demand.nodes + 1; previous != demand.nodes;) {
     previous = demand.nodes;
-    const int leaf = next_leaf(search, demand.nodes);
+    const int leaf = next_leaf(search, demand);
     if (leaf < 0) break;
     add_distance(distance, distance_[leaf], open);
     // The leaf's best nodes in order: its trays that are offered at the best weight.
@@ -195,6 +204,7 @@ TreeChoice::Decision TreeChoice::decide(const SwitchSums& sums, const JobRequest
       return take_best(n, sums.low + best, request, demand, picked);
     });
     if (demand.satisfied()) return decided();
+    if (counts_cpus()) take_off(count, leaf, count[leaf]);
     count[leaf] = 0;
   }
   if (demand.satisfied()) return decided();

@@ -22,7 +22,7 @@ void sum_offers(const ClusterState& state, const TreeChoice& choice, const JobRe
   with_free.assign(static_cast<std::size_t>(per_tray) + 1, std::nullopt);
   int low = std::numeric_limits<int>::max(), high = std::numeric_limits<int>::min();
   for (int k = 1; k <= per_tray; ++k) {
-    with_free[k] = cons_tres::offer_of(0, k, 1, per_tray, request);
+    with_free[k] = cons_tres::offer_of(0, k, 1, per_tray, request, choice.version());
     if (!with_free[k]) continue;
     low = std::min(low, with_free[k]->weight);
     high = std::max(high, with_free[k]->weight);
@@ -46,6 +46,7 @@ void sum_offers(const ClusterState& state, const TreeChoice& choice, const JobRe
       sum.nodes += trays;
       sum.cpus += trays * with_free[k]->cpus;
       sum.gpus += trays * with_free[k]->gpus;
+      sum.free_cpus += trays * with_free[k]->free_cpus;
     }
 }
 

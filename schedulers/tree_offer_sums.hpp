@@ -13,9 +13,9 @@ namespace nvlsim {
 // on its free GPUs, given a free core.
 bool offer_sums_decide(const JobRequest& request);
 
-// The offers of the trays attached to each switch, summed per weight. Nodes and GPUs are exact; CPUs are
-// one per node, a lower bound. O(switches with trays x gpus_per_tray x (their trays / 64 + 1)). Requires
-// offer_sums_decide and choice.ranged().
+// The offers of the trays attached to each switch, summed per weight. Nodes and GPUs are exact; CPUs and
+// free cores are one per node, lower bounds. O(switches with trays x gpus_per_tray x (their trays / 64 + 1)).
+// Requires offer_sums_decide and choice.ranged().
 void sum_offers(const ClusterState& state, const TreeChoice& choice, const JobRequest& request,
                 TreeChoice::SwitchSums& sums);
 

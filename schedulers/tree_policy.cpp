@@ -19,8 +19,8 @@ constexpr int kSumsBreakEven = 2;
 
 }  // namespace
 
-TreePolicy::TreePolicy(std::string name, SwitchTree tree)
-    : name_(std::move(name)), choice_(std::move(tree)) {}
+TreePolicy::TreePolicy(std::string name, SwitchTree tree, SlurmVersion version)
+    : name_(std::move(name)), choice_(std::move(tree), version), version_(version) {}
 
 std::optional<Allocation> TreePolicy::place(const ClusterState& state, const JobRequest& request) const {
   if (request.gpus < 1) throw std::invalid_argument("tree: a request needs at least one GPU");
@@ -36,10 +36,12 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
   }
   const cons_tres::Demand demand = cons_tres::initial_demand(state, request);
   if (choice_.ranged() && offer_sums_decide(request)) {
-    const TreeChoice::OfferAt offer_at = [&](int tray) { return cons_tres::offer(state, tray, request); };
+    const TreeChoice::OfferAt offer_at = [&](int tray) {
+      return cons_tres::offer(state, tray, request, version_);
+    };
     const auto chosen = [&](const TreeChoice::Decision& decision) -> std::optional<Allocation> {
       if (!decision.trays) return std::nullopt;
-      return cons_tres::pick_gpus(state, *decision.trays, request);
+      return cons_tres::pick_gpus(state, *decision.trays, request, version_);
     };
     // A job that fits in one leaf is placed from the state's counts per leaf.
     const TrayGroups& leaves = choice_.leaf_groups();
@@ -69,12 +71,12 @@ std::optional<Allocation> TreePolicy::place(const ClusterState& state, const Job
   } else {
     state.for_each_tray_with_free_gpus([&](int tray) {
       if (!choice_.under_a_switch(tray)) return;
-      if (auto offered = cons_tres::offer(state, tray, request)) node.push_back(*offered);
+      if (auto offered = cons_tres::offer(state, tray, request, version_)) node.push_back(*offered);
     });
   }
   const auto trays = choice_.choose(node, request, demand);
   if (!trays) return std::nullopt;
-  return cons_tres::pick_gpus(state, *trays, request);
+  return cons_tres::pick_gpus(state, *trays, request, version_);
 }
 
 bool TreePolicy::may_fit(const ClusterState& state, const JobRequest& request) const {
@@ -87,7 +89,7 @@ const PolicyType kTreePolicy{
     .summary = "Slurm topology/tree over the InfiniBand fabric",
     .params = {},
     .make = [](const PolicyConfig& config, const PolicyContext& context) -> std::unique_ptr<PlacementPolicy> {
-      return std::make_unique<TreePolicy>(config.text, make_switch_tree(context));
+      return std::make_unique<TreePolicy>(config.text, make_switch_tree(context), context.slurm_version);
     },
 };
 

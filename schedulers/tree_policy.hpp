@@ -14,14 +14,17 @@ namespace nvlsim {
 
 class TreePolicy final : public PlacementPolicy {
  public:
-  // Throws InputError for more than kMaxTreeSwitches switches.
-  TreePolicy(std::string name, SwitchTree tree);
+  // Follows the placement rules of Slurm `version`. Throws InputError for more than kMaxTreeSwitches
+  // switches.
+  TreePolicy(std::string name, SwitchTree tree, SlurmVersion version);
 
   const std::string& name() const override { return name_; }
-  // Slurm 22.05's select/cons_tres with topology/tree (_eval_nodes_topo), decision for decision as
+  // Slurm's select/cons_tres with topology/tree (_eval_nodes_topo), decision for decision as
   // tests/slurm_oracle checks it against the real Slurm: under the highest switch, the nodes of the
   // lowest scheduling weights that suffice; then leaf switches one at a time, the nearest to those used
-  // and the tightest in nodes, their nodes in index order; GPUs on them as per-gpu picks them.
+  // and the tightest in nodes, their nodes in index order; GPUs on them as per-gpu picks them. Under 24.11
+  // a switch fits only with the job's CPUs among its free cores, a nearer leaf wins whenever it fits, and a
+  // leaf used up comes off its ancestors' counts.
   // A job without a CPU share or shards that fits in the first leaf Slurm takes, as most do, is placed from
   // the state's counts per leaf (tray_groups below; TreeChoice::choose_in_one_leaf): O(largest leaf +
   // leaves / 64 + that leaf's trays). Otherwise O(trays / 64 + offered trays) to gather the offers (only
@@ -40,6 +43,7 @@ class TreePolicy final : public PlacementPolicy {
  private:
   std::string name_;
   TreeChoice choice_;
+  SlurmVersion version_;
 };
 
 // Takes no parameters; the leaf grouping comes from the context (trays_per_leaf, leaves_per_group, topology).

@@ -3,7 +3,7 @@
 
 #include <map>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "schedulers/placement_policy.hpp"
 #include "sim/core/simulation_config.hpp"
@@ -23,9 +23,9 @@ class Admission {
   const PlacementPolicy& policy_;
   const SimulationConfig& config_;
   ClusterState empty_;
-  // By the trace job's GPU count and the shares it asks (0: whole GPUs): traces repeat sizes, and a run
-  // shapes every size, and maps every fraction, the same way.
-  std::map<std::pair<int, int>, bool> placeable_;
+  // By the request's GPUs, shares (0: whole GPUs), class segment and shape: traces repeat sizes, so a
+  // placement on the empty machine is tried once per kind of request.
+  std::map<std::tuple<int, int, int, RequestShape>, bool> placeable_;
 };
 
 }  // namespace nvlsim

@@ -17,6 +17,7 @@ struct PolicyRequest {
   std::vector<std::string> specs;          // NAME[:key=value...], in order
   std::optional<std::string> policy_file;  // JSON list of more specs, appended
   std::optional<std::string> topology;     // Slurm topology.conf / topology.yaml
+  SlurmVersion slurm_version = kDefaultSlurmVersion;  // --slurm-version: whose placement rules
 };
 
 // The context every policy is built in: the platform's shape, the fabric's leaf size (for `tree`), its

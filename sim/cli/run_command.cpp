@@ -104,6 +104,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   manifest.default_time = options.default_time;
   manifest.request_shape = request_shaping_name(options.sim.request_shaping);
   manifest.cpus_per_gpu = options.sim.cpus_per_gpu;
+  manifest.slurm_version = slurm_version_name(options.slurm_version);
   manifest.gpu_sharing = gpu_sharing_name(options.sim.sharing.mode);
   if (options.sim.sharing.mode == GpuSharing::shard)
     manifest.shards_per_gpu = options.sim.sharing.shards_per_gpu;
@@ -187,7 +188,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const auto reports = replay({platform,
                                options.platform.value_or("built-in platform"),
                                jobs,
-                               {options.policies, options.policy_file, options.topology},
+                               {options.policies, options.policy_file, options.topology, options.slurm_version},
                                sim,
                                {options.parallel, progress},
                                rows});

@@ -65,6 +65,14 @@ void add_inputs(CLI::App& run, RunOptions& o) {
            "Slurm topology.conf or topology.yaml: blocks for block/sub-block, switches for\n"
            "tree (default: one block per NVLink domain, leaf switches of the fabric)")
       ->group(group);
+  run.add_option_function<std::string>(
+         "--slurm-version",
+         [&o](const std::string& text) { o.slurm_version = parse_slurm_version(text, "nvlsim: --slurm-version"); },
+         "the Slurm release whose placement rules the policies follow: 22.05 or 24.11; they\n"
+         "differ for jobs with --cpus-per-gpu and under tree, and block and sub-block need\n"
+         "topology/block, first in 23.11 (docs/policies.md) (default: 24.11)")
+      ->type_name("V")
+      ->group(group);
   add_text(run, "--classes", o.classes_file, "FILE",
            "JSON job classes and the SWF fields that map jobs to them (docs/workloads.md;\n"
            "default: pretrain, finetune, inference, hpc; unmapped jobs are hpc)")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/cost_model.hpp"
+#include "schedulers/slurm_version.hpp"
 #include "sim/core/simulation_config.hpp"
 
 namespace nvlsim {
@@ -20,6 +21,7 @@ struct RunOptions {
   std::vector<std::string> policies;    // from every --policy; per-gpu,block,sub-block when none and no file
   std::optional<std::string> policy_file;  // --policy-file FILE.json
   std::optional<std::string> topology;     // Slurm topology.conf / topology.yaml
+  SlurmVersion slurm_version = kDefaultSlurmVersion;  // --slurm-version: whose placement rules
   std::string out_dir = "nvlsim-out";
   std::uint64_t seed = 1;
   bool quiet = false;

@@ -36,6 +36,16 @@ def gpu_text(gpus):
     return "".join(map(str, sorted(gpus)))
 
 
+class Decision:
+    """The placer's answer to a submission: alloc, a set of (tray, GPU, shards) or None when it would not start
+    the job now; cpus, {tray: cores held}; salloc, the options that ask Slurm for what the policy stands for
+    (docs/policies.md); never, True when it would not start the job on an empty machine either; shards, the
+    shares of each GPU the job takes (0: whole GPUs)."""
+
+    def __init__(self, alloc, cpus, salloc, never, shards):
+        self.alloc, self.cpus, self.salloc, self.never, self.shards = alloc, cpus, salloc, never, shards
+
+
 class Placer:
     """The long-lived nvlsim placer: one JSON line in, one JSON line out per decision."""
 
@@ -67,6 +77,33 @@ class Placer:
         it would not start the job."""
         line = self._exchange(request)
         return self._alloc(self._answer(line, "alloc"), line)
+
+    def decide(self, question):
+        """The placer's whole answer to a submission (Decision)."""
+        line = self._exchange(question)
+        answer = self._answer(line, "alloc")
+        salloc = answer.get("salloc")
+        cpus = answer.get("cpus", [])
+        if not (isinstance(salloc, list) and salloc and all(isinstance(a, str) for a in salloc)):
+            raise Fatal(f"the placer's answer has no salloc options: {line!r}")
+        try:
+            cpus = {int(t): int(c) for t, c in cpus}
+        except (TypeError, ValueError):
+            raise Fatal(f"the placer's cpus are not [[tray, count], ...]: {line!r}") from None
+        return Decision(self._alloc(answer, line), cpus, salloc, bool(answer.get("never", False)),
+                        answer.get("shards", 0))
+
+    def tell(self, notice):
+        """Tells a closed-loop placer what happened (a job ended, trays down or up); it answers ok."""
+        line = self._exchange(notice)
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            answer = None
+        if isinstance(answer, dict) and "error" in answer:
+            raise Fatal(f"the placer reported: {answer['error']} (told {notice})")
+        if answer != {"ok": True}:
+            raise Fatal(f"the placer answered {line!r} to {notice}")
 
     def reserve(self, question):
         """The placer's reservation: (start, set of (tray, GPU, shards)), or None when the job never fits."""

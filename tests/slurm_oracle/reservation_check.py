@@ -160,6 +160,7 @@ class ReservationCheck:
 
     def _slurm(self, args, timeout=60):
         try:
-            return subprocess.run(args, env=self.env, capture_output=True, text=True, timeout=timeout)
+            return subprocess.run(self.cluster.command(args), env=self.env, capture_output=True, text=True,
+                                  timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"{' '.join(args)} gave no answer in {timeout} s") from None

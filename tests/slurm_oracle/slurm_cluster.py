@@ -1,6 +1,7 @@
-"""A private Slurm 22.05 cluster on this machine: one slurmctld and one slurmd per emulated tray, all
-children of this process, all state in a temporary folder. Used by the placement oracle and by tests
-that need a real Slurm. Facts it relies on (why each line of the configuration is there) are in
+"""A private Slurm cluster on this machine: one slurmctld and one slurmd per emulated tray, all children of
+this process, all state in a temporary folder. Slurm 22.05 is Debian 12's, installed on the machine; Slurm
+24.11 is Debian 13's, run under chroot in the root slurm_root.py makes. Used by the placement oracle and
+by tests that need a real Slurm. Facts it relies on (why each line of the configuration is there) are in
 docs/policies.md, "Checked against Slurm"."""
 
 import ctypes
@@ -14,7 +15,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+import slurm_root
+
 SBIN = "/usr/sbin"
+VERSIONS = ("22.05", "24.11")
 DAEMONS = ("slurmctld", "slurmd", "slurmstepd")
 
 
@@ -30,13 +34,27 @@ PORT_END = 32768
 # Messages with which salloc reports that Slurm will never start the request (rather than a failure of the
 # cluster itself).
 NEVER_STARTS = ("Requested node configuration is not available",
-                "Requested partition configuration not available")
+                "Requested partition configuration not available",
+                "Requested topology configuration is not available")
 
 
 def missing_programs():
-    """Names of the Slurm programs this module needs that are not installed."""
+    """Names of the programs of the machine's own Slurm (22.05) this module needs that are not installed."""
     needed = [f"{SBIN}/{d}-wlm" for d in DAEMONS] + ["salloc", "scontrol", "scancel", "squeue", "sinfo"]
     return [p for p in needed if not (os.path.exists(p) if p.startswith("/") else shutil.which(p))]
+
+
+def why_unavailable(version):
+    """Why Slurm VERSION cannot run here (a sentence), or None when it can. For 24.11 this makes the Debian 13
+    root when it is missing (slurm_root.py), which takes about a minute once."""
+    if version == "22.05":
+        missing = missing_programs()
+        return "Slurm 22.05 is not installed (missing " + ", ".join(missing) + ")" if missing else None
+    try:
+        slurm_root.ensure()
+    except slurm_root.RootUnavailable as e:
+        return f"Slurm 24.11 cannot run here: {e}"
+    return None
 
 
 @dataclass
@@ -58,6 +76,10 @@ class ClusterSpec:
     # state (topology records) of gres/gpu only when a gres.conf line gives Type= or Cores=, and without it
     # does not keep whole-GPU jobs off GPUs that hold shards or MPS (docs/sharing.md).
     gpu_type: str = None
+    slurm: str = "22.05"          # which Slurm: "22.05" (the machine's) or "24.11" (the Debian 13 root's)
+    # ReturnToService: 2 lets a DOWN node return by itself when its slurmd answers; 0 keeps the trays a test
+    # sets DOWN out of service until it resumes them.
+    return_to_service: int = 2
 
     @property
     def shares(self):
@@ -70,6 +92,13 @@ class ClusterSpec:
     def cpus_per_tray(self):
         return self.sockets * self.cores_per_socket
 
+    @property
+    def topology_plugin(self):
+        """topology/block for a topology.conf of BlockName lines, topology/tree for SwitchName lines."""
+        if not self.topology_conf:
+            return "topology/none"
+        return "topology/block" if re.search(r"^\s*BlockName=", self.topology_conf, re.M) else "topology/tree"
+
 
 class SlurmCluster:
     """Context manager: starts the daemons on enter, stops them by PID on exit."""
@@ -77,7 +106,9 @@ class SlurmCluster:
     def __init__(self, spec: ClusterSpec, keep_dir=False):
         self.spec = spec
         self.keep_dir = keep_dir
-        self.dir = None
+        self.dir = None    # the cluster's folder, as this process sees it
+        self.inner = None  # the same folder as the daemons see it (inside the root under 24.11)
+        self.root = ""
         self.procs = []
         self.env = None
 
@@ -85,10 +116,21 @@ class SlurmCluster:
         return f"tray-{tray}"
 
     def __enter__(self):
-        missing = missing_programs()
-        if missing:
-            raise SlurmMissing("not installed: " + ", ".join(missing))
-        self.dir = tempfile.mkdtemp(prefix="nvlsim-slurm-")
+        if self.spec.slurm not in VERSIONS:
+            raise ValueError(f"ClusterSpec.slurm: {self.spec.slurm!r} is not one of {', '.join(VERSIONS)}")
+        why = why_unavailable(self.spec.slurm)
+        if why:
+            raise SlurmMissing(why)
+        # 24.11: the daemons and clients run under chroot, so everything they read lives inside the root, and
+        # the configuration names it by its path there (self.inner).
+        self.root = slurm_root.root_path() if self.spec.slurm == "24.11" else ""
+        if self.root:
+            try:
+                slurm_root.enter(self.root)
+            except slurm_root.RootUnavailable as e:
+                raise SlurmMissing(str(e)) from e
+        self.dir = tempfile.mkdtemp(prefix="nvlsim-slurm-", dir=os.path.join(self.root, "tmp") if self.root else None)
+        self.inner = self.dir[len(self.root):] if self.root else self.dir
         try:
             self._write_files()
             self._start()
@@ -113,18 +155,22 @@ class SlurmCluster:
             shutil.rmtree(self.dir, ignore_errors=True)
         return False
 
+    def command(self, args):
+        """ARGS as run against this cluster's Slurm: under chroot for 24.11."""
+        return ["chroot", self.root] + list(args) if self.root else list(args)
+
     def _write_files(self):
         s = self.spec
-        d = self.dir
+        d = self.inner
         for sub in ("state", "spool", "run", "log", "dev", "bin", "etc"):
-            os.makedirs(os.path.join(d, sub))
+            os.makedirs(os.path.join(self.dir, sub))
         # The daemons read their role from their program name: started as slurmd-wlm, slurmd ignores the
         # Gres= line of slurm.conf.
         for daemon in DAEMONS:
-            os.symlink(f"{SBIN}/{daemon}-wlm", os.path.join(d, "bin", daemon))
+            os.symlink(f"{SBIN}/{daemon}-wlm", os.path.join(self.dir, "bin", daemon))
         # GRES files must be character devices; the major/minor numbers are never opened.
         for g in range(s.gpus_per_tray):
-            os.mknod(os.path.join(d, "dev", f"nvidia{g}"), 0o600 | 0o020000, os.makedev(195, g))
+            os.mknod(os.path.join(self.dir, "dev", f"nvidia{g}"), 0o600 | 0o020000, os.makedev(195, g))
         port = s.port_base or _free_port_block(s.trays + 1)
         self.ctld_port = port
         last = s.trays - 1
@@ -148,11 +194,11 @@ ProctrackType=proctrack/pgid
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-ReturnToService=2
+ReturnToService={s.return_to_service}
 SwitchType=switch/none
 SchedulerType=sched/builtin
 SchedulerParameters=batch_sched_delay=0
-TopologyPlugin={"topology/tree" if s.topology_conf else "topology/none"}
+TopologyPlugin={s.topology_plugin}
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes={"gpu," + s.sharing if s.sharing else "gpu"}
@@ -172,7 +218,11 @@ SlurmdParameters=config_overrides
         if s.def_cpu_per_gpu:
             part += f" DefCpuPerGPU={s.def_cpu_per_gpu}"
         conf += part + "\n"
-        etc = os.path.join(d, "etc")
+        etc = os.path.join(self.dir, "etc")
+        if s.slurm == "24.11":
+            # 24.11's slurmd will not start without a cgroup filesystem unless cgroups are off.
+            with open(os.path.join(etc, "cgroup.conf"), "w") as f:
+                f.write("CgroupPlugin=disabled\n")
         with open(os.path.join(etc, "slurm.conf"), "w") as f:
             f.write(conf)
         with open(os.path.join(etc, "gres.conf"), "w") as f:
@@ -188,16 +238,16 @@ SlurmdParameters=config_overrides
         if s.topology_conf:
             with open(os.path.join(etc, "topology.conf"), "w") as f:
                 f.write(s.topology_conf)
-        self.env = dict(os.environ, SLURM_CONF=os.path.join(etc, "slurm.conf"))
+        self.env = dict(os.environ, SLURM_CONF=os.path.join(d, "etc", "slurm.conf"))
         for var in [k for k in self.env if k.startswith("SLURM_") and k != "SLURM_CONF"]:
             del self.env[var]
 
     def _start(self):
-        d = self.dir
+        d = self.inner
         conf = self.env["SLURM_CONF"]
-        with open(os.path.join(d, "log", "daemons.out"), "w") as log:
+        with open(os.path.join(self.dir, "log", "daemons.out"), "w") as log:
             def start(args):
-                self.procs.append(subprocess.Popen(args, env=self.env, stdout=log, stderr=log,
+                self.procs.append(subprocess.Popen(self.command(args), env=self.env, stdout=log, stderr=log,
                                                    stdin=subprocess.DEVNULL, **DETACHED))
             start([f"{d}/bin/slurmctld", "-D", "-i", "-f", conf])
             for tray in range(self.spec.trays):
@@ -208,18 +258,18 @@ SlurmdParameters=config_overrides
             dead = [p for p in self.procs if p.poll() is not None]
             if dead:
                 raise RuntimeError(f"a Slurm daemon exited at start (status {dead[0].returncode}); "
-                                   f"see {d}/log")
+                                   f"see {self.dir}/log")
             out = self.run(["sinfo", "-h", "-o", "%t %D"], check=False)
             states = dict(line.split() for line in out.splitlines() if line.strip())
             if states.get("idle") == str(self.spec.trays):
                 return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"Slurm nodes not idle after 60 s: {states}; see {d}/log")
+                raise RuntimeError(f"Slurm nodes not idle after 60 s: {states}; see {self.dir}/log")
             time.sleep(0.1)
 
     def run(self, args, check=True, timeout=60):
         try:
-            res = subprocess.run(args, env=self.env, capture_output=True, text=True, timeout=timeout)
+            res = subprocess.run(self.command(args), env=self.env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"{' '.join(args)} gave no answer in {timeout} s{self._dead()}") from None
         if check and res.returncode != 0:
@@ -229,7 +279,7 @@ SlurmdParameters=config_overrides
 
     def _dead(self):
         """Why a client failed or hung when a daemon has died (clients retry a dead slurmctld for long)."""
-        dead = [f"{os.path.basename(p.args[0])}{' ' + p.args[-1] if p is not self.procs[0] else ''} "
+        dead = [f"{os.path.basename(p.args[2 if self.root else 0])}{' ' + p.args[-1] if p is not self.procs[0] else ''} "
                 f"(status {p.returncode})" for p in self.procs if p.poll() is not None]
         return "; exited: " + ", ".join(dead) if dead else ""
 
@@ -242,7 +292,7 @@ SlurmdParameters=config_overrides
         ends meanwhile that could start it). After a None, self.refusal says why: "pending" (it would start
         later) or salloc's message (it never would)."""
         self.refusal = None
-        proc = subprocess.Popen(["salloc", "--no-shell"] + args, env=self.env, text=True,
+        proc = subprocess.Popen(self.command(["salloc", "--no-shell"] + args), env=self.env, text=True,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         lines = []
         try:
@@ -283,6 +333,23 @@ SlurmdParameters=config_overrides
                 raise RuntimeError(f"job {job} not gone {timeout} s after scancel: "
                                    f"squeue: {queued or '-'}; completing nodes: {completing or '-'}")
             time.sleep(0.01)
+
+    def set_node_state(self, tray, state, timeout=30):
+        """Takes a tray out of service ("down" or "drain"; its jobs must have ended) or back ("resume").
+        A resumed node is not usable until slurmctld has heard from its slurmd again (sinfo shows it
+        `idle*` meanwhile, for up to a second), so this returns once it answers: idle, or `blocked` when
+        a job holds its block alone (--exclusive=topo)."""
+        node = self.node_name(tray)
+        args = ["scontrol", "update", f"NodeName={node}", f"State={state.upper()}"]
+        self.run(args + ([] if state == "resume" else ["Reason=oracle"]))
+        deadline = time.monotonic() + timeout
+        while state == "resume":
+            shown = self.run(["sinfo", "-h", "-n", node, "-o", "%T"]).strip()
+            if shown in ("idle", "blocked"):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{node} is {shown!r}, not idle, {timeout} s after it was resumed")
+            time.sleep(0.05)
 
     def job_allocation(self, job):
         """What a running job holds, from `scontrol show job -d`: {tray: (GPU indices, CPU count)}."""

@@ -50,7 +50,7 @@ template <class Check>
 void random_machine(const ClusterShape& shape, unsigned seed, Check check, TrayGroups groups = nullptr) {
   ClusterState state(shape);
   state.index_groups(std::move(groups));
-  const PerGpuPolicy policy;
+  const PerGpuPolicy policy{nvlsim::kDefaultSlurmVersion};
   std::mt19937 rng(seed);
   const auto new_job = [&](int op, std::mt19937& r) -> std::optional<Allocation> {
     const JobRequest request =

@@ -55,7 +55,7 @@ class HoldingPolicy final : public PlacementPolicy {
   explicit HoldingPolicy(int holding = 2, bool only = false) : holding_(holding), only_(only) {}
   const std::string& name() const override { return name_; }
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override {
-    auto allocation = PerGpuPolicy{}.place(state, request);
+    auto allocation = PerGpuPolicy{nvlsim::SlurmVersion::v22_05}.place(state, request);
     const bool holds = only_ ? request.gpus == holding_ : request.gpus >= holding_;
     if (allocation && holds) {
       for (int gpu : allocation->gpus) {
@@ -74,7 +74,7 @@ class HoldingPolicy final : public PlacementPolicy {
   bool only_;
 };
 
-const PerGpuPolicy kPerGpu;
+const PerGpuPolicy kPerGpu{nvlsim::SlurmVersion::v22_05};
 
 }  // namespace
 

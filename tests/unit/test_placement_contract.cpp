@@ -12,6 +12,7 @@
 using nvlsim::ClusterShape;
 using nvlsim::ClusterState;
 using nvlsim::JobRequest;
+using nvlsim::RequestShape;
 
 namespace {
 
@@ -64,8 +65,6 @@ TEST_CASE("may_fit says no only when place would fail, and does say no") {
           ++pruned;
           CHECK_FALSE(policy->place(state, request).has_value());
         }
-        // Whole-rack blocks are counted exactly: a yes is a placement.
-        if (spec == "block" && may) CHECK(policy->place(state, request).has_value());
       }
     }
     INFO(spec);
@@ -74,27 +73,38 @@ TEST_CASE("may_fit says no only when place would fail, and does say no") {
 }
 
 // The backfill reservation steps back and forth between replayed futures on the strength of this: a
-// request that fits, or may fit, keeps doing so when a running job ends.
+// request that may fit keeps doing so when a running job ends, and one that fits does too where the policy
+// says so (PlacementPolicy::monotone).
 TEST_CASE("a request that fits (or may fit) still does once a running job releases its resources") {
   for (const std::string& spec : kSpecs) {
     const auto policy = nvlsim::make_policy(spec, nvlsim::PolicyContext{kFourRacks});
     std::mt19937_64 rng(23);
     int gained = 0;  // fits that the release made: the states were tight enough to matter
+    int kept = 0;    // fits of requests said to be monotone, kept after the release
     for (int round = 0; round < 300; ++round) {
       const RandomLoad load = random_load(*policy, rng, 14);
       if (load.running.empty()) continue;
       ClusterState later = load.state;
       later.release(load.running[rng() % load.running.size()]);
       for (int gpus : {1, 2, 3, 4, 5, 8, 16, 33, 36, 64, 72, 73, 100, 144, 200, 288}) {
-        INFO(spec << ": " << gpus << " GPUs, round " << round);
-        const bool before = policy->place(load.state, {gpus}).has_value();
-        const bool after = policy->place(later, {gpus}).has_value();
-        if (before) CHECK(after);
-        if (policy->may_fit(load.state, {gpus})) CHECK(policy->may_fit(later, {gpus}));
-        gained += !before && after;
+        for (const RequestShape shape : {RequestShape::gpus, RequestShape::nodes}) {
+          if (shape == RequestShape::nodes && gpus % 4 != 0) continue;
+          const JobRequest request{gpus, shape};
+          INFO(spec << ": " << gpus << " GPUs, " << (shape == RequestShape::nodes ? "trays" : "gpus") << ", round "
+                    << round);
+          const bool before = policy->place(load.state, request).has_value();
+          const bool after = policy->place(later, request).has_value();
+          if (before && policy->monotone(request)) {
+            CHECK(after);
+            ++kept;
+          }
+          if (policy->may_fit(load.state, request)) CHECK(policy->may_fit(later, request));
+          gained += !before && after;
+        }
       }
     }
     INFO(spec);
     CHECK(gained > 0);
+    CHECK(kept > 0);
   }
 }

@@ -79,7 +79,7 @@ class ShardScript {
     } else {
       // A whole-GPU job's -c is its one task's CPUs: for one GPU, a CPU share per GPU.
       if (cpus > 0) request.cpus_per_gpu = cpus;
-      const auto answer = PerGpuPolicy().place(state_, request);
+      const auto answer = PerGpuPolicy(nvlsim::SlurmVersion::v22_05).place(state_, request);
       if (!answer) return "pending";
       placed = *answer;
     }
@@ -185,8 +185,8 @@ TEST_CASE("per-gpu shards: one GPU per tray, more shards than a GPU has never st
   steps.push_back({"one", "--gres=shard:1", "tray-0 shard:1@0"});
   replay(3, steps);
   const ClusterState empty(ClusterShape{1, 3, 4, 144});
-  CHECK_FALSE(PerGpuPolicy().may_fit(empty, JobRequest{.gpus = 1, .shards = 5}));
-  CHECK(PerGpuPolicy().may_fit(empty, JobRequest{.gpus = 1, .shards = 4}));
+  CHECK_FALSE(PerGpuPolicy(nvlsim::SlurmVersion::v22_05).may_fit(empty, JobRequest{.gpus = 1, .shards = 5}));
+  CHECK(PerGpuPolicy(nvlsim::SlurmVersion::v22_05).may_fit(empty, JobRequest{.gpus = 1, .shards = 4}));
 }
 
 TEST_CASE("per-gpu shards and whole GPUs exclude each other per GPU", "[per_gpu][shard][slurm]") {
@@ -252,7 +252,7 @@ TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tr
   ClusterState state(ClusterShape{1, 3, 4, 144});
   state.apply(Allocation{{}, {0}});  // tray 0 held by an exclusive job
   state.set_down(4, true);           // GPU 0 of tray 1
-  const auto placed = PerGpuPolicy().place(state, JobRequest{.gpus = 1, .shards = 2});
+  const auto placed = PerGpuPolicy(nvlsim::SlurmVersion::v22_05).place(state, JobRequest{.gpus = 1, .shards = 2});
   REQUIRE(placed);
   CHECK(placed->gpus == std::vector<int>{5});
   CHECK(placed->shards == 2);
@@ -260,7 +260,7 @@ TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tr
   CHECK(nvlsim::cons_tres::first_gpu_with_free_shards(state, 0, JobRequest{.gpus = 1, .shards = 1}) == -1);
 }
 
-TEST_CASE("sub-block packs shares into the best-fit block, and block gives a share job its block whole",
+TEST_CASE("sub-block places shares by Slurm's block choice, and block gives a share job its block whole",
           "[shard][sub_block][block]") {
   const nvlsim::PolicyContext context{ClusterShape{2, 18, 4, 144}};
   ClusterState state(context.shape);
@@ -270,8 +270,9 @@ TEST_CASE("sub-block packs shares into the best-fit block, and block gives a sha
   state.apply(big);
   state.apply(Allocation{{13}, {}, {{3, 1}}});
   const auto sub_block = nvlsim::make_policy("sub-block", context);
-  // One node: the block with the fewest trays that can serve (domain 1's 2), its trays with the fewest
-  // free GPUs first, then the first GPU with the shares.
+  // A share job goes through Slurm's block choice like a whole-tray job of that many nodes: the block with
+  // the fewest trays that can serve (domain 1's 2), its trays in index order, then on each the first GPU with
+  // the shares.
   auto placed = sub_block->place(state, JobRequest{.gpus = 1, .shards = 2});
   REQUIRE(placed);
   CHECK(placed->gpus == std::vector<int>{136});
@@ -279,11 +280,11 @@ TEST_CASE("sub-block packs shares into the best-fit block, and block gives a sha
   state.apply(*placed);
   placed = sub_block->place(state, JobRequest{.gpus = 1, .shards = 2});
   REQUIRE(placed);
-  CHECK(placed->gpus == std::vector<int>{136});  // the same GPU's other half: tray 34 has fewer free GPUs
-  // Three trays: domain 1 has only two, so the three come from domain 0, the busiest trays first.
+  CHECK(placed->gpus == std::vector<int>{136});  // the same GPU's other half: tray 34 comes first
+  // Three trays: domain 1 has only two, so the three come from domain 0, in index order.
   placed = sub_block->place(state, JobRequest{.gpus = 3, .shards = 1});
   REQUIRE(placed);
-  CHECK(placed->gpus == std::vector<int>{0, 4, 12});
+  CHECK(placed->gpus == std::vector<int>{0, 4, 8});
   CHECK_FALSE(sub_block->place(state, JobRequest{.gpus = 1, .shards = 5}));
   CHECK_FALSE(sub_block->may_fit(state, JobRequest{.gpus = 1, .shards = 5}));
 

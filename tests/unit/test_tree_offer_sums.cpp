@@ -1,6 +1,6 @@
 // tree's choice from the offers summed per switch (sum_offers, TreeChoice::choose_from_sums) and from the
 // state's counts per leaf (TreeChoice::choose_in_one_leaf) against its choice from every tray's offer, on
-// machines fragmented by random jobs, releases and failures.
+// machines fragmented by random jobs, releases and failures, under Slurm 22.05's rules and 24.11's.
 
 #include <catch2/catch.hpp>
 
@@ -40,22 +40,38 @@ struct Tally {
   int one_leaf_placed = 0;
 };
 
+// The offers of every tray under a switch with a free GPU, as the choice's Slurm makes them.
+void offers_on(const TreeChoice& choice, const ClusterState& state, const JobRequest& request,
+               std::vector<NodeOffer>& every) {
+  every.clear();
+  state.for_each_tray_with_free_gpus([&](int tray) {
+    if (!choice.under_a_switch(tray)) return;
+    if (auto offer = nvlsim::cons_tres::offer(state, tray, request, choice.version()))
+      every.push_back(*offer);
+  });
+}
+
 // For requests of whole trays and of GPUs anywhere, on one state: the sums are those of every tray's
-// offer (CPUs one per node), and a decision from them, or from the state's counts per leaf when the tree
-// allows it, is the choice from every offer.
+// offer (CPUs and free cores one per node), and a decision from them, or from the state's counts per leaf
+// when the tree allows it, is the choice from every offer. With a CPU share, which the sums leave aside,
+// the per-switch choice from every offer is the per-node walk's.
 void compare_on(const TreeChoice& choice, const ClusterState& state, TreeChoice::SwitchSums& sums,
                 Tally& tally) {
   std::vector<NodeOffer> every;
+  for (const JobRequest request :
+       {JobRequest{8, RequestShape::nodes, 36}, JobRequest{3, RequestShape::gpus, 36},
+        JobRequest{23, RequestShape::gpus, 20}, JobRequest{90, RequestShape::gpus, 1}}) {
+    REQUIRE_FALSE(nvlsim::offer_sums_decide(request));
+    offers_on(choice, state, request, every);
+    const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
+    REQUIRE(choice.choose(every, request, demand) == choice.choose_node_by_node(every, request, demand));
+  }
   for (const JobRequest request : {JobRequest{4, RequestShape::nodes}, JobRequest{12, RequestShape::nodes},
                                    JobRequest{40, RequestShape::nodes}, JobRequest{1}, JobRequest{3},
                                    JobRequest{6}, JobRequest{23}, JobRequest{90}}) {
     INFO(request.gpus << " GPUs, " << (request.shape == RequestShape::nodes ? "whole trays" : "anywhere"));
     REQUIRE(nvlsim::offer_sums_decide(request));
-    every.clear();
-    state.for_each_tray_with_free_gpus([&](int tray) {
-      if (!choice.under_a_switch(tray)) return;
-      if (auto offer = nvlsim::cons_tres::offer(state, tray, request)) every.push_back(*offer);
-    });
+    offers_on(choice, state, request, every);
     nvlsim::sum_offers(state, choice, request, sums);
     for (std::size_t h = 0; h < choice.homes().size(); ++h) {
       const nvlsim::TrayRun& trays = choice.home_trays()[h];
@@ -72,12 +88,13 @@ void compare_on(const TreeChoice& choice, const ClusterState& state, TreeChoice:
         const TreeChoice::OfferSum& got = sums.at(choice.homes()[h], w);
         REQUIRE(got.nodes == want[static_cast<std::size_t>(w)].nodes);
         REQUIRE(got.cpus == got.nodes);
+        REQUIRE(got.free_cpus == got.nodes);
         REQUIRE(got.gpus == want[static_cast<std::size_t>(w)].gpus);
       }
     }
     const nvlsim::cons_tres::Demand demand = nvlsim::cons_tres::initial_demand(state, request);
     const TreeChoice::OfferAt offer_at = [&](int tray) {
-      return nvlsim::cons_tres::offer(state, tray, request);
+      return nvlsim::cons_tres::offer(state, tray, request, choice.version());
     };
     if (choice.leaf_groups() != nullptr) {
       REQUIRE(state.tray_groups().groups() == choice.leaf_groups());
@@ -102,9 +119,11 @@ void compare_on(const TreeChoice& choice, const ClusterState& state, TreeChoice:
   }
 }
 
-// compare_on after every random step.
-Tally compare_on_random_machine(const PolicyContext& context, unsigned seed) {
-  const TreeChoice choice(nvlsim::make_switch_tree(context));
+constexpr nvlsim::SlurmVersion kVersions[] = {nvlsim::SlurmVersion::v22_05, nvlsim::SlurmVersion::v24_11};
+
+// compare_on after every random step, under Slurm `version`'s rules.
+Tally compare_on_random_machine(const PolicyContext& context, unsigned seed, nvlsim::SlurmVersion version) {
+  const TreeChoice choice(nvlsim::make_switch_tree(context), version);
   REQUIRE(choice.ranged());
   Tally tally;
   TreeChoice::SwitchSums sums;
@@ -139,12 +158,16 @@ TEST_CASE("tree's choice from per-switch sums is its choice from every offer", "
     PolicyContext context{kFourRacks};
     context.trays_per_leaf = trays_per_leaf;
     context.leaves_per_group = leaves_per_group;
-    const Tally tally = compare_on_random_machine(context, static_cast<unsigned>(trays_per_leaf * 10 + 1));
-    // Both outcomes, and the cases only the per-node walk decides (a weight too few under the top switch).
-    CHECK(tally.placed > 2000);
-    CHECK(tally.decided - tally.placed > 500);
-    CHECK(tally.undecided > 100);
-    require_one_leaf_outcomes(tally);
+    for (const nvlsim::SlurmVersion version : kVersions) {
+      INFO("Slurm " << nvlsim::slurm_version_name(version));
+      const Tally tally =
+          compare_on_random_machine(context, static_cast<unsigned>(trays_per_leaf * 10 + 1), version);
+      // Both outcomes, and the cases only the per-node walk decides (a weight too few under the top switch).
+      CHECK(tally.placed > 2000);
+      CHECK(tally.decided - tally.placed > 500);
+      CHECK(tally.undecided > 100);
+      require_one_leaf_outcomes(tally);
+    }
   }
 }
 
@@ -156,8 +179,10 @@ TEST_CASE(
       "SwitchName=a Nodes=tray-[0-2]\nSwitchName=b Nodes=tray-[3-30]\nSwitchName=c Nodes=tray-[31-40]\n"
       "SwitchName=mid Switches=a,b\nSwitchName=top Switches=mid,c\n",
       "topology.conf", context.node_names);
-  const Tally tally = compare_on_random_machine(context, 9);
-  require_one_leaf_outcomes(tally);
+  for (const nvlsim::SlurmVersion version : kVersions) {
+    INFO("Slurm " << nvlsim::slurm_version_name(version));
+    require_one_leaf_outcomes(compare_on_random_machine(context, 9, version));
+  }
 }
 
 TEST_CASE("tree's sums follow a written topology: uneven leaves, trays above a leaf, trays under none",
@@ -168,12 +193,15 @@ TEST_CASE("tree's sums follow a written topology: uneven leaves, trays above a l
       "SwitchName=mid Switches=a,b Nodes=tray-[41-44]\nSwitchName=top Switches=mid,c\n"
       "SwitchName=d Nodes=tray-[50-60]\nSwitchName=e Nodes=tray-[61-69]\nSwitchName=other Switches=d,e\n",
       "topology.conf", context.node_names);
-  const Tally tally = compare_on_random_machine(context, 5);
-  // Two top switches and trays above a leaf: no choice from counts per leaf.
-  CHECK(tally.one_leaf_decided + tally.one_leaf_undecided == 0);
-  CHECK(tally.placed > 2000);
-  CHECK(tally.decided - tally.placed > 500);
-  CHECK(tally.undecided > 50);
+  for (const nvlsim::SlurmVersion version : kVersions) {
+    INFO("Slurm " << nvlsim::slurm_version_name(version));
+    const Tally tally = compare_on_random_machine(context, 5, version);
+    // Two top switches and trays above a leaf: no choice from counts per leaf.
+    CHECK(tally.one_leaf_decided + tally.one_leaf_undecided == 0);
+    CHECK(tally.placed > 2000);
+    CHECK(tally.decided - tally.placed > 500);
+    CHECK(tally.undecided > 50);
+  }
 }
 
 TEST_CASE("tree chooses from counts per leaf only under one top switch with trays on leaves alone",
@@ -187,9 +215,12 @@ TEST_CASE("tree chooses from counts per leaf only under one top switch with tray
     INFO(topology);
     PolicyContext context = named_trays();
     context.topology = nvlsim::parse_topology_conf(topology, "topology.conf", context.node_names);
-    const Tally tally = compare_on_random_machine(context, 13);
-    CHECK(tally.one_leaf_decided + tally.one_leaf_undecided == 0);
-    CHECK(tally.placed > 2000);
+    for (const nvlsim::SlurmVersion version : kVersions) {
+      INFO("Slurm " << nvlsim::slurm_version_name(version));
+      const Tally tally = compare_on_random_machine(context, 13, version);
+      CHECK(tally.one_leaf_decided + tally.one_leaf_undecided == 0);
+      CHECK(tally.placed > 2000);
+    }
   }
 }
 
@@ -202,5 +233,6 @@ TEST_CASE("tree leaves the sums aside for a CPU share, shards or trays out of or
   context.topology = nvlsim::parse_topology_conf(
       "SwitchName=a Nodes=tray-[0-2],tray-9\nSwitchName=b Nodes=tray-[3-8]\nSwitchName=top Switches=a,b\n",
       "topology.conf", context.node_names);
-  CHECK_FALSE(TreeChoice(nvlsim::make_switch_tree(context)).ranged());
+  for (const nvlsim::SlurmVersion version : kVersions)
+    CHECK_FALSE(TreeChoice(nvlsim::make_switch_tree(context), version).ranged());
 }

@@ -100,14 +100,14 @@ TEST_CASE("tree refuses more switches than its all-pairs hop table is sized for"
   tree.level.assign(switches, 0);
   for (std::size_t s = 0; s < switches; ++s) tree.bottom_up.push_back(static_cast<int>(s));
   CHECK_THROWS_WITH(
-      nvlsim::TreePolicy("tree", tree),
+      nvlsim::TreePolicy("tree", tree, nvlsim::SlurmVersion::v22_05),
       "tree: 8193 switches, more than the 8192 it handles (it keeps the hops between every two)");
   tree.names.pop_back();
   tree.trays.pop_back();
   tree.children.pop_back();
   tree.level.pop_back();
   tree.bottom_up.pop_back();
-  CHECK_NOTHROW(nvlsim::TreePolicy("tree", tree));
+  CHECK_NOTHROW(nvlsim::TreePolicy("tree", tree, nvlsim::SlurmVersion::v22_05));
 }
 
 TEST_CASE("tree's default switches are the fabric's: tray groups under pods under a core", "[tree]") {

@@ -1,0 +1,65 @@
+#pragma once
+// Slurm 24.11's node choice under topology/block (plugins/topology/block/eval_nodes_block.c), with the
+// retry around it that drops nodes one by one when a pass fails (topology/common/common_topo.c,
+// common_topo_choose_nodes). `block` and `sub-block` place through it; it sees node offers, not the state.
+// docs/policies.md, "block" and "sub-block", says the rules in words; tests/slurm_oracle checks them
+// against the real Slurm 24.11.
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "schedulers/block_layout.hpp"
+#include "schedulers/cons_tres_select.hpp"
+#include "schedulers/job_request.hpp"
+
+namespace nvlsim {
+
+// Segments a job's nodes are placed in (--segment, Slurm 24.11), and the two 25.11 options read from
+// 25.11's source (`--spread-segments`, `--consolidate-segments`; 24.11's salloc refuses them).
+struct Segments {
+  int nodes = 0;             // nodes per segment; 0 = none
+  bool spread = false;       // no two segments in one base block
+  bool consolidate = false;  // every segment inside one block of the level holding the whole job
+};
+
+// What choose() gives: the trays in the order Slurm takes them, or none; `unavailable` when Slurm refuses
+// the request whatever the state ("Requested topology configuration is not available": a segment larger
+// than a base block, or one that does not divide the job's node count).
+struct BlockChoice {
+  std::optional<std::vector<int>> taken;
+  bool unavailable = false;
+};
+
+class BlockEval {
+ public:
+  // The base blocks and levels of `layout`; `trays` is the machine's tray count. A tray in no block is
+  // never chosen, as Slurm offers it to no block job.
+  BlockEval(const BlockLayout& layout, int trays);
+
+  // The trays for `request` among `offers` (cons_tres::offer under 24.11's rules, ascending by tray; the
+  // caller has left out trays in blocks closed by --exclusive=topo) starting from `demand`
+  // (cons_tres::initial_demand, or share_demand for a share request). O(passes x offers), where passes is 1
+  // unless the first fails (then one more per tray dropped, as Slurm does).
+  BlockChoice choose(std::span<const cons_tres::NodeOffer> offers, const JobRequest& request,
+                     const cons_tres::Demand& demand, const Segments& segments) const;
+
+  int base_nodes() const { return base_; }
+  int blocks() const { return static_cast<int>(blocks_.size()); }
+  // The base block of a tray, or -1.
+  int block_of(int tray) const { return block_of_[tray]; }
+  const std::vector<int>& trays_of(int block) const { return blocks_[block]; }
+
+ private:
+  class Pass;
+  std::vector<std::vector<int>> blocks_;  // trays of each base block, ascending
+  std::vector<int> block_of_;             // per tray
+  std::vector<char> levels_;              // levels_[k]: blocks of 2^k base blocks are configured
+  int base_ = 1;                          // nodes of a base block, as Slurm counts levels by them
+};
+
+// Whether some base block has `gpus` free GPUs: what a GPU count needs, as Slurm keeps it in one base block.
+// O(blocks) when the blocks are the NVLink domains, else O(trays).
+bool some_block_has_free(const ClusterState& state, const BlockEval& eval, int gpus);
+
+}  // namespace nvlsim
