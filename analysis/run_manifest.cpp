@@ -20,7 +20,8 @@ void write_run_json(std::ostream& out, const RunManifest& m) {
                    {"gpus_per_tray", m.platform.gpus_per_tray},
                    {"nvlink_gpu_bw_bytes_per_s", m.platform.nvlink_gpu_bw},
                    {"nic_bw_bytes_per_s", m.platform.nic_bw},
-                   {"ib_oversubscription", m.platform.ib_oversubscription}};
+                   {"ib_oversubscription", m.platform.ib_oversubscription},
+                   {"partial_operation", m.platform.partial_operation}};
   j["trace"] = {{"source", m.trace.source},
                 {"lines_read", m.trace.lines_read},
                 {"jobs", m.trace.jobs},

@@ -20,6 +20,7 @@ struct RunManifest {
     std::string system;  // models/system_catalog.hpp
     int racks = 0, domains = 0, trays = 0, gpus = 0, gpus_per_tray = 0;
     double nvlink_gpu_bw = 0, nic_bw = 0, ib_oversubscription = 0;
+    bool partial_operation = false;  // NVLink 6's, from the platform; placement does not depend on it
   } platform;
   struct Trace {
     std::string source;

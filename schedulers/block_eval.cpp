@@ -1,5 +1,7 @@
 #include "schedulers/block_eval.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -429,6 +431,17 @@ BlockEval::Pass::Result BlockEval::Pass::one_segment(std::vector<char>& map, std
   if (min_rem_nodes_ <= 0 && rem_cpus_ <= 0 && (gres_per_job == 0 || gpus_counted_ >= gres_per_job))
     return Result::success;
   return Result::failure;
+}
+
+std::string gpu_count_refusal(const BlockEval& eval, const JobRequest& request, int gpus_per_tray) {
+  if (request.shape != RequestShape::gpus || request.shards > 0) return {};
+  std::size_t largest = 0;
+  for (int b = 0; b < eval.blocks(); ++b) largest = std::max(largest, eval.trays_of(b).size());
+  const int most = static_cast<int>(largest) * gpus_per_tray;
+  if (request.gpus <= most) return {};
+  return fmt::format("Requested node configuration is not available (--gpus={} stays in one base block, of "
+                     "at most {} GPUs; whole trays, -N, may span blocks)",
+                     request.gpus, most);
 }
 
 bool some_block_has_free(const ClusterState& state, const BlockEval& eval, int gpus) {

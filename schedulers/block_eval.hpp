@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "schedulers/block_layout.hpp"
@@ -57,6 +58,10 @@ class BlockEval {
   std::vector<char> levels_;              // levels_[k]: blocks of 2^k base blocks are configured
   int base_ = 1;                          // nodes of a base block, as Slurm counts levels by them
 };
+
+// Slurm's reason for refusing a GPU count (`--gpus=G` without -N) larger than the largest base block's
+// GPUs, which topology/block keeps in one base block; "" for any other request.
+std::string gpu_count_refusal(const BlockEval& eval, const JobRequest& request, int gpus_per_tray);
 
 // Whether some base block has `gpus` free GPUs: what a GPU count needs, as Slurm keeps it in one base block.
 // O(blocks) when the blocks are the NVLink domains, else O(trays).

@@ -13,15 +13,20 @@
 
 namespace nvlsim {
 
-BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, int trays)
+BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, const ClusterShape& shape)
     : name_(std::move(name)),
       layout_(std::move(layout)),
-      eval_(layout_, trays),
+      eval_(layout_, shape.trays()),
       min_block_nodes_(min_block_nodes),
-      failed_blocks_(layout_) {}
+      failed_blocks_(layout_),
+      gpus_per_tray_(shape.gpus_per_tray) {}
+
+std::string BlockPolicy::refusal(const JobRequest& request) const {
+  return gpu_count_refusal(eval_, request.shards > 0 ? JobRequest{.gpus = request.gpus} : request, gpus_per_tray_);
+}
 
 std::vector<std::string> BlockPolicy::slurm_options(const JobRequest& request) const {
-  std::vector<std::string> options = slurm_request_options(request);
+  std::vector<std::string> options = slurm_request_options(request, gpus_per_tray_);
   options.emplace_back("--exclusive=topo");
   return options;
 }
@@ -109,7 +114,7 @@ std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyCo
   if (min_nodes > largest)
     throw InputError(fmt::format("policy spec '{}': min_block_nodes: '{}' is not an integer in [1, {}]",
                                  config.text, min_nodes, largest));
-  return std::make_unique<BlockPolicy>(config.text, std::move(layout), min_nodes, context.shape.trays());
+  return std::make_unique<BlockPolicy>(config.text, std::move(layout), min_nodes, context.shape);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ class BlockPolicy final : public PlacementPolicy {
   // min_block_nodes 0: Slurm's rule, a base block no job runs in is open, its down trays left out. K > 0,
   // nvlsim's own operator rule (Slurm has none): such a block is open only while at least K of its trays
   // are idle with every GPU up; K = the block's trays closes a block at any failure in it.
-  BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, int trays);
+  BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, const ClusterShape& shape);
 
   const std::string& name() const override { return name_; }
   // The request's options and --exclusive=topo.
@@ -35,6 +35,8 @@ class BlockPolicy final : public PlacementPolicy {
   bool monotone(const JobRequest& request) const override {
     return request.shards == 0 && request.shape == RequestShape::nodes;
   }
+  // Slurm's reason when the request is a GPU count no base block holds.
+  std::string refusal(const JobRequest& request) const override;
   // Enough free GPUs and, for a whole-tray request, idle trays; for a GPU count, a base block with that
   // many free. O(1), O(blocks) for a GPU count.
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
@@ -53,6 +55,7 @@ class BlockPolicy final : public PlacementPolicy {
   BlockEval eval_;
   int min_block_nodes_;
   FailedBlocks failed_blocks_;
+  int gpus_per_tray_;
 };
 
 // Parameters: min_block_nodes=K (1..the largest block's trays; default: none, as Slurm).

@@ -27,9 +27,6 @@ struct PolicyContext {
   std::vector<std::string> node_names{};
   // A Slurm topology.conf / topology.yaml; block policies use its blocks, "tree" its switches.
   std::optional<SlurmTopology> topology{};
-  // NVLink 6's partial operation (PlatformSpec::partial_operation): `block` drops down trays from their
-  // block instead of closing it.
-  bool partial_operation = false;
   // The Slurm release whose placement rules the policy reproduces (--slurm-version).
   SlurmVersion slurm_version = kDefaultSlurmVersion;
 };

@@ -91,6 +91,7 @@ std::vector<std::string> SubBlockPolicy::slurm_options(const JobRequest& request
 }
 
 std::string SubBlockPolicy::refusal(const JobRequest& request) const {
+  if (std::string why = gpu_count_refusal(eval_, request, gpus_per_tray_); !why.empty()) return why;
   const Segments segments = segment_for(request);
   return segment_refusal(segments.nodes, request.gpus / gpus_per_tray_, eval_.base_nodes());
 }

@@ -69,7 +69,7 @@ class SubBlockPolicy final : public PlacementPolicy {
   // Enough free GPUs, and for a whole-tray request idle trays; for a GPU count, a base block with that many
   // free; for shares, a possible size. O(1), O(blocks) for a GPU count.
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
-  // Slurm's reason when the job's segment is one it refuses.
+  // Slurm's reason when the job's segment is one it refuses, or it is a GPU count no base block holds.
   std::string refusal(const JobRequest& request) const override;
   // A block with A idle trays offers floor(A / s) x s of them to segments of s nodes (s = the `segment`
   // parameter; 1 under the rule table, whose segments vary by job): the trays that repairing the down

@@ -39,7 +39,6 @@ PolicyContext policy_context(const PolicyRequest& request, const LoadedPlatform&
   PolicyContext context{platform.spec.shape};
   follow_fabric(context, IbFabric(platform.spec.shape, platform.spec.fabric));
   context.node_names = tray_names(platform, platform_name);
-  context.partial_operation = platform.spec.partial_operation;
   context.slurm_version = request.slurm_version;
   if (request.topology)
     context.topology = read_slurm_topology(*request.topology, context.node_names, context.shape.trays());

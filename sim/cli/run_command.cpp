@@ -131,7 +131,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
                        shape.gpus_per_tray,
                        platform.spec.fabric.nvlink_gpu_bw(),
                        platform.spec.fabric.nic_bw,
-                       platform.spec.fabric.ib_oversubscription};
+                       platform.spec.fabric.ib_oversubscription,
+                       platform.spec.partial_operation};
   // A job's CPUs must fit on the trays of its GPUs, or no request with CPUs could ever be placed.
   if (const int most = shape.cpus_per_tray / shape.gpus_per_tray; options.sim.cpus_per_gpu > most)
     fail("--cpus-per-gpu",

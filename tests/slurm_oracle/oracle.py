@@ -45,7 +45,7 @@ class Job:
 
 
 class Oracle:
-    def __init__(self, args, cluster, placer, gpus_per_tray, trays):
+    def __init__(self, args, cluster, placer, gpus_per_tray, trays, replay=None):
         self.args = args
         self.cluster = cluster
         self.placer = placer
@@ -64,12 +64,14 @@ class Oracle:
         self.busy_gpus = 0  # summed over decisions, for the mean load
         self.seconds = dict(placer=0.0, salloc=0.0, scontrol=0.0, scancel=0.0)
         self.reservations = ReservationCheck(cluster, placer, args.verbose) if args.reservations else None
+        self.replay = replay  # a ReplayCheck told of Slurm's starts, ends and outages, or None
 
     # The sequence.
 
     def run(self):
         for op in range(1, self.args.operations + 1):
-            if self.args.failures > 0 and self.rng.random() < self.args.failures:
+            # Outages begin after the first submission, where the trace a replay is given starts.
+            if self.args.failures > 0 and self.rng.random() < self.args.failures and self.next_key > 0:
                 self.fail_or_repair(op)
                 continue
             if self.jobs and self.rng.random() < END_PROBABILITY:
@@ -154,6 +156,8 @@ class Oracle:
         if slurm_id:
             job.slurm_id = slurm_id
             job.slurm, job.shards = self.slurm_answer(slurm_id, shards)
+            if self.replay:
+                self.replay.started(op, key, request, job.slurm)
         t3 = time.monotonic()
         self.seconds["placer"] += t1 - t0
         self.seconds["salloc"] += t2 - t1
@@ -239,6 +243,8 @@ class Oracle:
             t0 = time.monotonic()
             self.cluster.cancel(job.slurm_id)
             self.seconds["scancel"] += time.monotonic() - t0
+            if self.replay:
+                self.replay.ended(op, key)
         if job.nvlsim is not None:
             self.placer.tell({"end": key})
         self.ends += 1
@@ -276,6 +282,8 @@ class Oracle:
             self.cluster.set_node_state(tray, "resume")
             del self.down[tray]
             self.repairs += 1
+            if self.replay:
+                self.replay.tray_up(op, tray)
         else:
             tray = self.rng.choice(up)
             for key in [k for k, j in self.jobs.items() if tray in self.trays_of(j)]:
@@ -286,6 +294,8 @@ class Oracle:
             self.cluster.set_node_state(tray, state)
             self.down[tray] = state
             self.failures += 1
+            if self.replay:
+                self.replay.tray_down(op, tray)
         if self.closed:
             self.placer.tell({"up" if repair else "down": [tray]})
         if self.args.verbose:

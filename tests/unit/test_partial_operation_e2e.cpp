@@ -1,6 +1,6 @@
-// The same failure on GB200 NVL72 and on Vera Rubin NVL144: one tray down in an idle rack, a whole-block
-// job queued. NVL72 closes the block until the repair; NVLink 6's partial operation isolates the tray and
-// the job starts at once on the other trays.
+// The same failure on GB200 NVL72 and on Vera Rubin NVL144: one tray down in an idle rack, a 16-tray job
+// queued under block. Slurm leaves the down tray out of its block on both, so the job starts at once on the
+// other trays; nvlsim's min_block_nodes=18 closes the rack until the repair instead.
 
 #include <catch2/catch.hpp>
 
@@ -23,8 +23,9 @@ struct BlockRun {
   int max_stranded = -1;  // the largest failure_stranded_gpus of the run
 };
 
-// One rack of `system` (with extra `nvlsim platform` flags), the trace and failures below, under block.
-BlockRun run_block(const std::filesystem::path& dir, const std::string& system, const std::string& flags) {
+// One rack of `system` (with extra `nvlsim platform` flags), the trace and failures below, under `policy`.
+BlockRun run_block(const std::filesystem::path& dir, const std::string& system, const std::string& flags,
+                   const std::string& policy = "block") {
   const std::string platform = (dir / (system + ".xml")).string();
   const auto made =
       run_nvlsim("platform --system " + system + " --racks 1 " + flags + " -o " + platform, dir);
@@ -37,7 +38,7 @@ BlockRun run_block(const std::filesystem::path& dir, const std::string& system, 
   const auto failures = write(dir / "f.csv", "time,component,id,duration\n20,tray,5,3600\n");
   const auto out = dir / ("out-" + system);
   const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + trace +
-                                " --policy block --failures " + failures + " --out " + out.string(),
+                                " --policy " + policy + " --failures " + failures + " --out " + out.string(),
                             dir);
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -57,25 +58,19 @@ BlockRun run_block(const std::filesystem::path& dir, const std::string& system, 
 
 }  // namespace
 
-TEST_CASE(
-    "a down tray closes an NVL72 block until repaired but under partial operation the job starts at once",
-    "[e2e][failures]") {
+TEST_CASE("a down tray leaves its rack's other trays to a block job, on NVL72 and Vera Rubin alike",
+          "[e2e][failures]") {
   const auto dir = scratch_dir("partial-operation");
-  const double repaired = 20 + 3600;
-
-  const BlockRun nvl72 = run_block(dir, "gb200-nvl72", "");
-  CHECK(nvl72.start >= repaired);
-  CHECK(nvl72.max_stranded == 17 * 4);  // the idle rack's 17 healthy trays, for the hour
-
-  for (const auto& [system, flags] :
-       {std::pair{"vr-nvl144", ""}, std::pair{"gb200-nvl72", "--partial-operation 1"}}) {
+  for (const auto& [system, flags] : {std::pair{"gb200-nvl72", ""}, std::pair{"vr-nvl144", ""},
+                                      std::pair{"vr-nvl144", "--partial-operation 0"}}) {
     INFO(system << " " << flags);
-    const BlockRun partial = run_block(dir, system, flags);
-    CHECK(partial.start == 60);
-    CHECK(partial.gpus == "0-19 24-67");  // 16 trays, skipping the isolated tray 5 (GPUs 20-23)
-    CHECK(partial.max_stranded == 0);     // the tray is wholly down; the block's other trays are usable
+    const BlockRun run = run_block(dir, system, flags);
+    CHECK(run.start == 60);
+    CHECK(run.gpus == "0-19 24-67");  // 16 trays, skipping the down tray 5 (GPUs 20-23)
+    CHECK(run.max_stranded == 0);     // the tray is wholly down; the rack's other trays are usable
   }
-  // And the override works the other way: NVLink 6 without partial operation behaves as NVL72.
-  const BlockRun off = run_block(dir, "vr-nvl144", "--partial-operation 0");
-  CHECK(off.start >= repaired);
+  // nvlsim's own operator rule: a rack needs its 18 trays, so the job waits for the repair.
+  const BlockRun closed = run_block(dir, "gb200-nvl72", "", "block:min_block_nodes=18");
+  CHECK(closed.start >= 20 + 3600);
+  CHECK(closed.max_stranded == 17 * 4);  // the idle rack's 17 healthy trays, for the hour
 }

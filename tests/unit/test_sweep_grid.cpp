@@ -173,7 +173,7 @@ TEST_CASE("bad grids name the file, the line and the field", "[sweep][grid][erro
         "g.yaml:1: policies[1]: one policy spec per item (no commas)");
   CHECK(error_of("policies:\n  - per-gpu\n  - \"sub-block:segmnet=4\"\n") ==
         "g.yaml:3: policies[1]: policy spec 'sub-block:segmnet=4': unknown parameter 'segmnet' for sub-block "
-        "(known: segment, segment_rules, spread, consolidate)");
+        "(known: segment, segment_rules, spread, consolidate, round)");
   CHECK(error_of("base:\n  comm-fraction: 0.5\naxes:\n  comm-fraction: [0.5]\n") ==
         "g.yaml:2: base.comm-fraction: also an axis: give it in one place");
   CHECK(error_of("base: {a: [1}\n").starts_with("g.yaml:1: YAML syntax error at column"));

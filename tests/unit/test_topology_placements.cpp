@@ -29,20 +29,24 @@ TEST_CASE("block policies follow the topology's blocks, placeholders included", 
   PolicyContext context{ClusterShape{4, 18, 4}};
   context.topology = nvlsim::parse_topology_conf(kConf, "t.conf");
   const ClusterState empty(context.shape);
-  // 20 nodes: pairs (b1, b2) offer 36, (b3, placeholder) 14: b1 whole, then 2 trays of b2.
-  CHECK(nvlsim::make_policy("block", context)->place(empty, {80})->gpus == tray_gpus(0, 20));
-  // A placeholder first shifts the pairs: (b0, b1) offers 18, (b2, b3) 36 and wins.
+  const auto trays = [](int count) { return nvlsim::JobRequest{4 * count, nvlsim::RequestShape::nodes}; };
+  // 20 nodes: pairs (b1, b2) offer 36, (b3, placeholder) 14. Neither base block holds 20: the larger, the
+  // later on ties (b2), whole, then 2 trays of b1.
+  CHECK(nvlsim::make_policy("block", context)->place(empty, trays(20))->gpus ==
+        concat(tray_gpus(0, 2), tray_gpus(18, 36)));
+  // A placeholder first shifts the pairs: (b0, b1) offers 18, (b2, b3) 36 and wins: b3 whole, 2 of b2.
   context.topology = nvlsim::parse_topology_conf(
       "BlockName=b0\nBlockName=b1 Nodes=n[01-18]\nBlockName=b2 Nodes=n[19-36]\nBlockName=b3 Nodes=n[37-54]\n",
       "t.conf");
-  CHECK(nvlsim::make_policy("sub-block:segment=0", context)->place(empty, {80})->gpus == tray_gpus(18, 38));
+  CHECK(nvlsim::make_policy("sub-block:segment=0", context)->place(empty, trays(20))->gpus ==
+        concat(tray_gpus(18, 20), tray_gpus(36, 54)));
   // Trays the topology leaves out are never used: 14 free trays of b3 do not hold 16 nodes.
   context.topology = nvlsim::parse_topology_conf(kConf, "t.conf");
   const auto rack = nvlsim::make_policy("sub-block:segment=0", context);
   ClusterState two_full(context.shape);
   two_full.apply(nvlsim::Allocation{tray_gpus(0, 36), {}});
-  CHECK_FALSE(rack->place(two_full, {64}).has_value());
-  CHECK(rack->place(two_full, {56})->gpus == tray_gpus(36, 50));
+  CHECK_FALSE(rack->place(two_full, trays(16)).has_value());
+  CHECK(rack->place(two_full, trays(14))->gpus == tray_gpus(36, 50));
 }
 
 TEST_CASE("tree follows the topology's switches", "[slurm_topology]") {

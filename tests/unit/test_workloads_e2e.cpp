@@ -62,6 +62,16 @@ TEST_CASE("fitting CPU traces (--fit) runs them on nvl72x8 with no job rejected 
   const auto jobs = read_csv((dir / "fit/jobs.csv").string());
   CHECK(jobs.rows.size() == 10 * nvlsim::policy_names().size());  // the 10 jobs under every policy
   CHECK(rejected_for_size(jobs) == 0);
+  // Under topology/block a GPU count stays in one rack: the jobs of more than 72 GPUs that are no multiple
+  // of a tray ask `--gpus=G` (--request-shape auto), which Slurm refuses, saying why.
+  for (std::size_t row = 0; row < jobs.rows.size(); ++row) {
+    const int gpus = std::stoi(jobs.at(row, "requested_number_of_resources"));
+    const bool block = jobs.at(row, "policy").find("block") != std::string::npos;
+    INFO(jobs.at(row, "policy") << " job " << jobs.at(row, "job_id"));
+    CHECK((jobs.at(row, "final_state") == "REJECTED") == (block && gpus > 72 && gpus % 4 != 0));
+    if (jobs.at(row, "final_state") == "REJECTED")
+      CHECK_THAT(jobs.at(row, "reason"), Catch::Contains("stays in one base block"));
+  }
   CHECK(jobs.at(5, "requested_number_of_resources") == "501");  // ceil(2004 / 4)
   const auto run_json = slurp((dir / "fit/run.json").string());
   CHECK(run_json.find("\"procs_per_gpu\": 4") != std::string::npos);
