@@ -26,10 +26,16 @@ constexpr int kUnboundedCpus = INT_MAX / 2;
 
 }  // namespace
 
-BlockEval::BlockEval(const BlockLayout& layout, int trays) : blocks_(layout.blocks), block_of_(trays, -1) {
-  for (std::size_t b = 0; b < blocks_.size(); ++b)
+BlockEval::BlockEval(const BlockLayout& layout, const ClusterShape& shape)
+    : blocks_(layout.blocks), block_of_(shape.trays(), -1) {
+  by_domain_ = static_cast<int>(blocks_.size()) == shape.domains;
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    const int first = shape.first_tray_of_domain(static_cast<int>(b));
+    by_domain_ = by_domain_ && static_cast<int>(blocks_[b].size()) == shape.trays_per_domain &&
+                 blocks_[b].front() == first && blocks_[b].back() == first + shape.trays_per_domain - 1;
     for (int tray : blocks_[b])
-      if (tray >= 0 && tray < trays) block_of_[tray] = static_cast<int>(b);
+      if (tray >= 0 && tray < shape.trays()) block_of_[tray] = static_cast<int>(b);
+  }
   base_ = layout.level_sizes.empty() ? 1 : std::max(1, layout.level_sizes.front());
   for (int size : layout.level_sizes) {
     if (size % base_ != 0) continue;
@@ -84,8 +90,6 @@ class BlockEval::Pass {
     return k_ > 0 ? std::min(offers_[n].free_gpus, cpus / k_) : offers_[n].free_gpus;
   }
   Result one_segment(std::vector<char>& map, std::vector<int>& taken);
-  // The lowest configured level with blocks of at least `nodes` nodes, or -1 (the whole machine).
-  int level_for(int nodes) const;
   // Every segment of the job, on the nodes of `map`.
   Result segments(std::vector<char>& map, std::vector<int>& taken, int rem_nodes, int segment_count);
 
@@ -121,24 +125,15 @@ BlockEval::Pass::Result BlockEval::Pass::run(std::vector<char>& map, std::vector
     segment_count = rem_nodes / s;
     rem_nodes = s;
   }
-  // The level: the smallest configured one whose blocks hold the nodes (none: the whole machine), and the
-  // level below it that bounds how many of its sub-blocks a job may span.
-  int level = 0;
-  while ((1 << level) < ceil_div(rem_nodes, base)) ++level;
-  const int configured = static_cast<int>(eval_.levels_.size());
-  ll_level_ = 0;
-  for (int k = std::min(level - 1, configured - 1); k >= 0 && level > 0; --k)
-    if (eval_.levels_[k]) {
-      ll_level_ = k;
-      break;
-    }
-  block_level_ = level_for(rem_nodes);
+  const Levels levels = eval_.levels_for(rem_nodes);
+  block_level_ = levels.block;
+  ll_level_ = levels.sub;
   if (!segments_.consolidate || s == 0) return segments(map, taken, rem_nodes, segment_count);
   // Consolidated (25.11): all segments in one block of the level holding the job (holding one base block
   // per segment when they are also spread); a block whose segments do not all fit is left out and the
   // next tried.
   const int as_nodes = segments_.spread ? ceil_div(s, base) * base * segment_count : min_nodes;
-  const int as_level = level_for(as_nodes);
+  const int as_level = eval_.levels_for(as_nodes).block;
   as_bblocks_ = as_level < 0 ? static_cast<int>(eval_.blocks_.size()) : (1 << as_level);
   as_nodes_ = as_nodes;
   for (;;) {
@@ -155,12 +150,22 @@ BlockEval::Pass::Result BlockEval::Pass::run(std::vector<char>& map, std::vector
   }
 }
 
-int BlockEval::Pass::level_for(int nodes) const {
+BlockEval::Levels BlockEval::levels_for(int nodes) const {
   int level = 0;
-  while ((1 << level) < ceil_div(nodes, eval_.base_)) ++level;
-  for (int k = level; k < static_cast<int>(eval_.levels_.size()); ++k)
-    if (eval_.levels_[k]) return k;
-  return -1;
+  while ((1 << level) < ceil_div(nodes, base_)) ++level;
+  const int configured = static_cast<int>(levels_.size());
+  Levels out;
+  for (int k = std::min(level - 1, configured - 1); k >= 0 && level > 0; --k)
+    if (levels_[k]) {
+      out.sub = k;
+      break;
+    }
+  for (int k = level; k < configured; ++k)
+    if (levels_[k]) {
+      out.block = k;
+      break;
+    }
+  return out;
 }
 
 BlockEval::Pass::Result BlockEval::Pass::segments(std::vector<char>& map, std::vector<int>& taken, int rem_nodes,

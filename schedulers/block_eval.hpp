@@ -34,9 +34,9 @@ struct BlockChoice {
 
 class BlockEval {
  public:
-  // The base blocks and levels of `layout`; `trays` is the machine's tray count. A tray in no block is
-  // never chosen, as Slurm offers it to no block job.
-  BlockEval(const BlockLayout& layout, int trays);
+  // The base blocks and levels of `layout` on a machine of `shape`. A tray in no block is never chosen, as
+  // Slurm offers it to no block job.
+  BlockEval(const BlockLayout& layout, const ClusterShape& shape);
 
   // The trays for `request` among `offers` (cons_tres::offer under 24.11's rules, ascending by tray; the
   // caller has left out trays in blocks closed by --exclusive=topo) starting from `demand`
@@ -44,8 +44,18 @@ class BlockEval {
   // unless the first fails (then one more per tray dropped, as Slurm does).
   BlockChoice choose(std::span<const cons_tres::NodeOffer> offers, const JobRequest& request,
                      const cons_tres::Demand& demand, const Segments& segments) const;
+  // choose()'s answer read from the state's counts per NVLink domain, where that gives the same answer
+  // without an offer from every tray: base blocks that are the domains in order, no CPU share or shares, no
+  // consolidated segments, and a choice that comes down to counts (whole trays when idle trays have all
+  // their cores free; a GPU count when the block chosen has its GPUs, since then the first pass succeeds).
+  // `open` (per domain; empty: all) are the blocks the job may use. nullopt: choose() must decide.
+  // O(domains + trays of the blocks taken).
+  std::optional<BlockChoice> choose_by_domain(const ClusterState& state, const JobRequest& request,
+                                              const Segments& segments, std::span<const char> open) const;
 
   int base_nodes() const { return base_; }
+  // Whether base block b is NVLink domain b, for every b.
+  bool by_domain() const { return by_domain_; }
   int blocks() const { return static_cast<int>(blocks_.size()); }
   // The base block of a tray, or -1.
   int block_of(int tray) const { return block_of_[tray]; }
@@ -53,10 +63,18 @@ class BlockEval {
 
  private:
   class Pass;
+  // The block level for `nodes`: the lowest configured one whose blocks hold them (-1: none, the whole
+  // machine is the block), and the level below it that bounds how many of its sub-blocks a job spans.
+  struct Levels {
+    int block = -1;
+    int sub = 0;
+  };
+  Levels levels_for(int nodes) const;
   std::vector<std::vector<int>> blocks_;  // trays of each base block, ascending
   std::vector<int> block_of_;             // per tray
   std::vector<char> levels_;              // levels_[k]: blocks of 2^k base blocks are configured
   int base_ = 1;                          // nodes of a base block, as Slurm counts levels by them
+  bool by_domain_ = false;                // base block b is NVLink domain b, for every b
 };
 
 // Slurm's reason for refusing a GPU count (`--gpus=G` without -N) larger than the largest base block's

@@ -16,7 +16,7 @@ namespace nvlsim {
 BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nodes, const ClusterShape& shape)
     : name_(std::move(name)),
       layout_(std::move(layout)),
-      eval_(layout_, shape.trays()),
+      eval_(layout_, shape),
       min_block_nodes_(min_block_nodes),
       failed_blocks_(layout_),
       gpus_per_tray_(shape.gpus_per_tray) {}
@@ -32,6 +32,8 @@ std::vector<std::string> BlockPolicy::slurm_options(const JobRequest& request) c
 }
 
 bool BlockPolicy::open(const ClusterState& state, int b) const {
+  if (eval_.by_domain())
+    return state.domain_without_jobs(b) && (min_block_nodes_ == 0 || state.idle_trays_in_domain(b) >= min_block_nodes_);
   int idle = 0;
   for (int tray : layout_.blocks[b]) {
     if (tray_busy(state, tray)) return false;
@@ -57,20 +59,24 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   }
   if (!may_fit(state, request)) return std::nullopt;
   // Slurm takes every tray of a base block some job runs in out of the job's choice (_block_by_topology).
-  std::vector<cons_tres::NodeOffer> offers;
-  for (int b = 0; b < eval_.blocks(); ++b) {
-    if (!open(state, b)) continue;
-    for (int tray : layout_.blocks[b])
-      if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
+  std::vector<char> usable(eval_.blocks());
+  for (int b = 0; b < eval_.blocks(); ++b) usable[b] = open(state, b);
+  std::optional<BlockChoice> choice = eval_.choose_by_domain(state, request, Segments{}, usable);
+  if (!choice) {
+    std::vector<cons_tres::NodeOffer> offers;
+    for (int b = 0; b < eval_.blocks(); ++b) {
+      if (!usable[b]) continue;
+      for (int tray : layout_.blocks[b])
+        if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
+    }
+    std::sort(offers.begin(), offers.end(),
+              [](const cons_tres::NodeOffer& a, const cons_tres::NodeOffer& b) { return a.tray < b.tray; });
+    choice = eval_.choose(offers, request, cons_tres::initial_demand(state, request), Segments{});
   }
-  std::sort(offers.begin(), offers.end(),
-            [](const cons_tres::NodeOffer& a, const cons_tres::NodeOffer& b) { return a.tray < b.tray; });
-  const BlockChoice choice =
-      eval_.choose(offers, request, cons_tres::initial_demand(state, request), Segments{});
-  if (!choice.taken) return std::nullopt;
-  Allocation allocation = cons_tres::pick_gpus(state, *choice.taken, request, SlurmVersion::v24_11);
+  if (!choice->taken) return std::nullopt;
+  Allocation allocation = cons_tres::pick_gpus(state, *choice->taken, request, SlurmVersion::v24_11);
   std::vector<char> used(eval_.blocks(), 0);
-  for (int tray : *choice.taken) used[eval_.block_of(tray)] = 1;
+  for (int tray : *choice->taken) used[eval_.block_of(tray)] = 1;
   for (int b = 0; b < eval_.blocks(); ++b)
     if (used[b]) allocation.held_trays.insert(allocation.held_trays.end(), layout_.blocks[b].begin(),
                                              layout_.blocks[b].end());

@@ -27,6 +27,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       unavailable_in_tray_(shape.trays(), 0),
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
+      down_in_domain_(shape.domains, 0),
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       cores_in_use_(words_, 0),
@@ -43,6 +44,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
     trays_by_free_[shape.gpus_per_tray * words_ + tray / 64] |= std::uint64_t{1} << (tray % 64);
     if (shape.cpus_per_tray == 0) coreless_[tray / 64] |= std::uint64_t{1} << (tray % 64);
   }
+  if (shape.cpus_per_tray == 0) coreless_trays_ = shape.trays();
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
   domains_by_idle_[shape.trays_per_domain] = shape.domains;
   for (int d = 0; d < shape.domains; ++d)
@@ -165,6 +167,7 @@ void ClusterState::release(const Allocation& allocation) {
 void ClusterState::set_down(int gpu, bool down) {
   const int change = (down ? 1 : 0) - down_[gpu];
   down_total_ += change;
+  down_in_domain_[shape_.domain_of_gpu(gpu)] += change;
   ++down_changes_;
   down_[gpu] = down ? 1 : 0;
   if (busy_[gpu] == 0 && shards_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
@@ -274,7 +277,9 @@ void ClusterState::change_cpus(int tray, int cpus) {
   const std::size_t word = static_cast<std::size_t>(tray) / 64;
   const std::uint64_t bit = std::uint64_t{1} << (tray % 64);
   cores_in_use_[word] = cpus_used_[tray] > 0 ? cores_in_use_[word] | bit : cores_in_use_[word] & ~bit;
+  const bool was_coreless = (coreless_[word] & bit) != 0;
   coreless_[word] = free_cpus_in_tray(tray) == 0 ? coreless_[word] | bit : coreless_[word] & ~bit;
+  coreless_trays_ += int{(coreless_[word] & bit) != 0} - int{was_coreless};
   groups_.move(tray, level_was, level(tray));
 }
 

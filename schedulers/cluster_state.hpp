@@ -61,6 +61,10 @@ class ClusterState {
   // CPU cores of the tray no job holds (down GPUs leave their tray's cores usable).
   int free_cpus_in_tray(int tray) const { return shape_.cpus_per_tray - cpus_used_[tray]; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
+  // True when no job runs in the domain or holds a tray of it: its GPUs are all free or down.
+  bool domain_without_jobs(int domain) const {
+    return free_in_domain_[domain] + down_in_domain_[domain] == shape_.gpus_per_domain();
+  }
   // Trays of the domain with every GPU free.
   int idle_trays_in_domain(int domain) const { return tray_counts_of_domain(domain)[shape_.gpus_per_tray]; }
   // The lowest tray with exactly `free` free GPUs (0..gpus_per_tray), or -1 when none has. O(trays / 64):
@@ -122,6 +126,8 @@ class ClusterState {
   // Idle trays on which allocations still hold CPUs. None while every allocation's CPUs are on trays of its
   // GPUs, as nvlsim's policies give them; then every idle tray has all its CPUs free.
   int idle_trays_with_cpus_used() const { return idle_trays_with_cpus_; }
+  // Trays with no free core: Slurm offers them to no job, whatever their free GPUs.
+  int trays_without_free_cores() const { return coreless_trays_; }
   int free_gpus() const { return free_total_; }
   // Trays with a free GPU, machine-wide.
   int trays_with_free_gpus() const { return trays_with_free_total_; }
@@ -225,6 +231,7 @@ class ClusterState {
   std::vector<int> unavailable_in_tray_;
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
+  std::vector<int> down_in_domain_;
   std::size_t words_;  // 64-bit words per tray bitset
   // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
   // [k * words_, (k + 1) * words_).
@@ -242,6 +249,7 @@ class ClusterState {
   int busy_total_ = 0;
   int allocated_total_ = 0;
   int idle_trays_with_cpus_ = 0;
+  int coreless_trays_ = 0;
   std::uint64_t down_changes_ = 0;
   TrayGroupIndex groups_;
 };

@@ -38,7 +38,7 @@ SubBlockPolicy::SubBlockPolicy(std::string name, BlockLayout layout, SegmentOpti
                                const ClusterShape& shape)
     : name_(std::move(name)),
       layout_(std::move(layout)),
-      eval_(layout_, shape.trays()),
+      eval_(layout_, shape),
       options_(std::move(options)),
       failed_blocks_(layout_),
       gpus_per_tray_(shape.gpus_per_tray) {
@@ -111,14 +111,17 @@ std::optional<Allocation> SubBlockPolicy::place(const ClusterState& state, const
     if (!choice.taken) return std::nullopt;
     return cons_tres::share_allocation(state, *choice.taken, request);
   }
-  std::vector<cons_tres::NodeOffer> offers;
-  state.for_each_tray_with_free_gpus([&](int tray) {
-    if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
-  });
-  const BlockChoice choice =
-      eval_.choose(offers, request, cons_tres::initial_demand(state, request), segment_for(request));
-  if (!choice.taken) return std::nullopt;
-  return cons_tres::pick_gpus(state, *choice.taken, request, SlurmVersion::v24_11);
+  const Segments segments = segment_for(request);
+  std::optional<BlockChoice> choice = eval_.choose_by_domain(state, request, segments, {});
+  if (!choice) {
+    std::vector<cons_tres::NodeOffer> offers;
+    state.for_each_tray_with_free_gpus([&](int tray) {
+      if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
+    });
+    choice = eval_.choose(offers, request, cons_tres::initial_demand(state, request), segments);
+  }
+  if (!choice->taken) return std::nullopt;
+  return cons_tres::pick_gpus(state, *choice->taken, request, SlurmVersion::v24_11);
 }
 
 int SubBlockPolicy::failure_stranded_gpus(const ClusterState& state, std::span<const int> down_trays) const {
