@@ -168,8 +168,8 @@ BlockEval::Levels BlockEval::levels_for(int nodes) const {
   return out;
 }
 
-BlockEval::Pass::Result BlockEval::Pass::segments(std::vector<char>& map, std::vector<int>& taken, int rem_nodes,
-                                                  int segment_count) {
+BlockEval::Pass::Result BlockEval::Pass::segments(std::vector<char>& map, std::vector<int>& taken,
+                                                  int rem_nodes, int segment_count) {
   taken.clear();
   const int base = eval_.base_;
   const int min_nodes = demand_.nodes;
@@ -231,7 +231,8 @@ BlockEval::Pass::Result BlockEval::Pass::one_segment(std::vector<char>& map, std
   const auto block_of_bblock = [&](int b) { return b / per_block; };
   const auto as_nodes_in = [&](int as_block) {
     int count = 0;
-    for (int n = 0; n < nodes(); ++n) count += map[n] && block_[n] >= 0 && block_[n] / as_bblocks_ == as_block;
+    for (int n = 0; n < nodes(); ++n)
+      count += map[n] && block_[n] >= 0 && block_[n] / as_bblocks_ == as_block;
     return count;
   };
 
@@ -267,7 +268,8 @@ BlockEval::Pass::Result BlockEval::Pass::one_segment(std::vector<char>& map, std
   }
   if (as_bblocks_ > 0 && taken.empty() && chosen >= 0) as_block_ = chosen * per_block / as_bblocks_;
   std::vector<char> in_block(nodes(), 0);
-  for (int n = 0; n < nodes(); ++n) in_block[n] = map[n] && block_[n] >= 0 && block_of_bblock(block_[n]) == chosen;
+  for (int n = 0; n < nodes(); ++n)
+    in_block[n] = map[n] && block_[n] >= 0 && block_of_bblock(block_[n]) == chosen;
   std::fill(map.begin(), map.end(), 0);
   if (chosen < 0) return Result::failure;
 
@@ -295,8 +297,8 @@ BlockEval::Pass::Result BlockEval::Pass::one_segment(std::vector<char>& map, std
       ++best_nodes;
       if (gres_per_job > 0) best_gpus += countable(n, cpus);
     }
-    const bool enough =
-        best_nodes >= rem_nodes_ && best_cpus >= rem_cpus_ && (gres_per_job == 0 || best_gpus >= gres_per_job);
+    const bool enough = best_nodes >= rem_nodes_ && best_cpus >= rem_cpus_ &&
+                        (gres_per_job == 0 || best_gpus >= gres_per_job);
     sufficient = sufficient || enough;
     if (enough) break;
   }
@@ -444,9 +446,10 @@ std::string gpu_count_refusal(const BlockEval& eval, const JobRequest& request, 
   for (int b = 0; b < eval.blocks(); ++b) largest = std::max(largest, eval.trays_of(b).size());
   const int most = static_cast<int>(largest) * gpus_per_tray;
   if (request.gpus <= most) return {};
-  return fmt::format("Requested node configuration is not available (--gpus={} stays in one base block, of "
-                     "at most {} GPUs; whole trays, -N, may span blocks)",
-                     request.gpus, most);
+  return fmt::format(
+      "Requested node configuration is not available (--gpus={} stays in one base block, of "
+      "at most {} GPUs; whole trays, -N, may span blocks)",
+      request.gpus, most);
 }
 
 bool some_block_has_free(const ClusterState& state, const BlockEval& eval, int gpus) {

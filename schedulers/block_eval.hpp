@@ -32,6 +32,14 @@ struct BlockChoice {
   bool unavailable = false;
 };
 
+// The NVLink domains a job may use, for BlockEval::choose_by_domain: every one (all), or those with every
+// GPU free and the `extra` ones (ascending): under --exclusive=topo the domains without jobs, where these are
+// the ones with a GPU down. Without a CPU share in the first case; with any a run allows in the second.
+struct OpenDomains {
+  bool all = true;
+  std::span<const int> extra{};
+};
+
 class BlockEval {
  public:
   // The base blocks and levels of `layout` on a machine of `shape`. A tray in no block is never chosen, as
@@ -45,17 +53,23 @@ class BlockEval {
   BlockChoice choose(std::span<const cons_tres::NodeOffer> offers, const JobRequest& request,
                      const cons_tres::Demand& demand, const Segments& segments) const;
   // choose()'s answer read from the state's counts per NVLink domain, where that gives the same answer
-  // without an offer from every tray: base blocks that are the domains in order, no CPU share or shares, no
-  // consolidated segments, and a choice that comes down to counts (whole trays when idle trays have all
-  // their cores free; a GPU count when the block chosen has its GPUs, since then the first pass succeeds).
-  // `open` (per domain; empty: all) are the blocks the job may use. nullopt: choose() must decide.
-  // O(domains + trays of the blocks taken).
+  // without an offer from every tray: base blocks that are the domains in order, no shares, no consolidated
+  // segments, and a choice that comes down to counts (whole trays when idle trays have all their cores
+  // free; a GPU count when the block chosen has its GPUs, since then the first pass succeeds). `open` says
+  // which domains the job may use. nullopt: choose() must decide. O(domains + trays of the blocks taken);
+  // O(domains / 64 + extra domains) for a job of one base block when only some domains are open.
   std::optional<BlockChoice> choose_by_domain(const ClusterState& state, const JobRequest& request,
-                                              const Segments& segments, std::span<const char> open) const;
+                                              const Segments& segments, const OpenDomains& open) const;
 
   int base_nodes() const { return base_; }
   // Whether base block b is NVLink domain b, for every b.
   bool by_domain() const { return by_domain_; }
+  // Base blocks per block of the level a job of `nodes` nodes is placed at (all of them when no level holds
+  // it).
+  int blocks_per_group(int nodes) const {
+    const int level = levels_for(nodes).block;
+    return level < 0 ? blocks() : 1 << level;
+  }
   int blocks() const { return static_cast<int>(blocks_.size()); }
   // The base block of a tray, or -1.
   int block_of(int tray) const { return block_of_[tray]; }

@@ -22,7 +22,8 @@ BlockPolicy::BlockPolicy(std::string name, BlockLayout layout, int min_block_nod
       gpus_per_tray_(shape.gpus_per_tray) {}
 
 std::string BlockPolicy::refusal(const JobRequest& request) const {
-  return gpu_count_refusal(eval_, request.shards > 0 ? JobRequest{.gpus = request.gpus} : request, gpus_per_tray_);
+  return gpu_count_refusal(eval_, request.shards > 0 ? JobRequest{.gpus = request.gpus} : request,
+                           gpus_per_tray_);
 }
 
 std::vector<std::string> BlockPolicy::slurm_options(const JobRequest& request) const {
@@ -31,9 +32,19 @@ std::vector<std::string> BlockPolicy::slurm_options(const JobRequest& request) c
   return options;
 }
 
+OpenDomains BlockPolicy::open_domains(const ClusterState& state) const {
+  thread_local std::vector<int> extra;  // kept between calls: the reservation places many times a pass
+  extra.clear();
+  state.for_each_domain_with_down_gpus([&](int d) {
+    if (open(state, d)) extra.push_back(d);
+  });
+  return OpenDomains{false, extra};
+}
+
 bool BlockPolicy::open(const ClusterState& state, int b) const {
   if (eval_.by_domain())
-    return state.domain_without_jobs(b) && (min_block_nodes_ == 0 || state.idle_trays_in_domain(b) >= min_block_nodes_);
+    return state.domain_without_jobs(b) &&
+           (min_block_nodes_ == 0 || state.idle_trays_in_domain(b) >= min_block_nodes_);
   int idle = 0;
   for (int tray : layout_.blocks[b]) {
     if (tray_busy(state, tray)) return false;
@@ -46,7 +57,36 @@ bool BlockPolicy::may_fit(const ClusterState& state, const JobRequest& request) 
   if (request.shards > 0)
     return request.shards <= state.shards_per_gpu() && may_fit(state, JobRequest{.gpus = request.gpus});
   if (!cons_tres::may_fit(state, request)) return false;
-  return request.shape == RequestShape::nodes || some_block_has_free(state, eval_, request.gpus);
+  if (!eval_.by_domain())
+    return request.shape == RequestShape::nodes || some_block_has_free(state, eval_, request.gpus);
+  // The open blocks are the domains with every GPU free and the open ones with a GPU down: a GPU count needs
+  // one with its GPUs free, whole trays enough idle trays in a block of their level.
+  const ClusterShape& shape = state.shape();
+  const OpenDomains open = open_domains(state);
+  const bool any_free = state.domains_with_free(shape.gpus_per_domain()) > 0;
+  if (request.shape == RequestShape::gpus) {
+    if (request.gpus > shape.gpus_per_domain()) return false;
+    return any_free || std::any_of(open.extra.begin(), open.extra.end(),
+                                   [&](int d) { return state.free_gpus_in_domain(d) >= request.gpus; });
+  }
+  const int nodes = request.gpus / shape.gpus_per_tray;
+  const int width = eval_.blocks_per_group(nodes);
+  if (width == 1)
+    return (any_free && nodes <= shape.trays_per_domain) ||
+           std::any_of(open.extra.begin(), open.extra.end(),
+                       [&](int d) { return state.idle_trays_in_domain(d) >= nodes; });
+  auto extra = open.extra.begin();
+  for (int first = 0; first < shape.domains; first += width) {
+    int idle = 0;
+    for (int d = first; d < std::min(shape.domains, first + width); ++d) {
+      while (extra != open.extra.end() && *extra < d) ++extra;
+      const bool is_extra = extra != open.extra.end() && *extra == d;
+      if (is_extra || state.free_gpus_in_domain(d) == shape.gpus_per_domain())
+        idle += state.idle_trays_in_domain(d);
+    }
+    if (idle >= nodes) return true;
+  }
+  return false;
 }
 
 std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const JobRequest& request) const {
@@ -59,15 +99,15 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   }
   if (!may_fit(state, request)) return std::nullopt;
   // Slurm takes every tray of a base block some job runs in out of the job's choice (_block_by_topology).
-  std::vector<char> usable(eval_.blocks());
-  for (int b = 0; b < eval_.blocks(); ++b) usable[b] = open(state, b);
-  std::optional<BlockChoice> choice = eval_.choose_by_domain(state, request, Segments{}, usable);
+  std::optional<BlockChoice> choice;
+  if (eval_.by_domain()) choice = eval_.choose_by_domain(state, request, Segments{}, open_domains(state));
   if (!choice) {
     std::vector<cons_tres::NodeOffer> offers;
     for (int b = 0; b < eval_.blocks(); ++b) {
-      if (!usable[b]) continue;
+      if (!open(state, b)) continue;
       for (int tray : layout_.blocks[b])
-        if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11)) offers.push_back(*offer);
+        if (auto offer = cons_tres::offer(state, tray, request, SlurmVersion::v24_11))
+          offers.push_back(*offer);
     }
     std::sort(offers.begin(), offers.end(),
               [](const cons_tres::NodeOffer& a, const cons_tres::NodeOffer& b) { return a.tray < b.tray; });
@@ -78,8 +118,9 @@ std::optional<Allocation> BlockPolicy::place(const ClusterState& state, const Jo
   std::vector<char> used(eval_.blocks(), 0);
   for (int tray : *choice->taken) used[eval_.block_of(tray)] = 1;
   for (int b = 0; b < eval_.blocks(); ++b)
-    if (used[b]) allocation.held_trays.insert(allocation.held_trays.end(), layout_.blocks[b].begin(),
-                                             layout_.blocks[b].end());
+    if (used[b])
+      allocation.held_trays.insert(allocation.held_trays.end(), layout_.blocks[b].begin(),
+                                   layout_.blocks[b].end());
   std::sort(allocation.held_trays.begin(), allocation.held_trays.end());
   return allocation;
 }
@@ -109,9 +150,10 @@ constexpr ParamDecl kParams[] = {
 
 std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyContext& context) {
   if (context.slurm_version == SlurmVersion::v22_05)
-    throw InputError(fmt::format("policy spec '{}': topology/block needs Slurm 23.11 or later, not --slurm-version "
-                                 "22.05",
-                                 config.text));
+    throw InputError(
+        fmt::format("policy spec '{}': topology/block needs Slurm 23.11 or later, not --slurm-version "
+                    "22.05",
+                    config.text));
   BlockLayout layout = make_block_layout(context);
   int largest = 1;
   for (const auto& trays : layout.blocks) largest = std::max(largest, static_cast<int>(trays.size()));

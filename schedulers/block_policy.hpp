@@ -30,15 +30,17 @@ class BlockPolicy final : public PlacementPolicy {
   // them; held_trays are all trays of the base blocks used. A share request is placed as that many whole
   // GPUs: nothing could share a GPU in a block the job holds alone. O(trays) for the offers, then BlockEval.
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
-  // Whole trays keep fitting as resources are released; a GPU count may not (BlockEval picks a block by
-  // its trays, then may find its GPUs short).
-  bool monotone(const JobRequest& request) const override {
-    return request.shards == 0 && request.shape == RequestShape::nodes;
+  // Whole trays keep fitting as resources are released; so does a GPU count while no GPU is down, since
+  // every open block then has all its GPUs free. With down GPUs it may not (BlockEval picks a block by its
+  // trays, then may find its GPUs short).
+  bool monotone(const ClusterState& state, const JobRequest& request) const override {
+    return state.down_gpus() == 0 || (request.shards == 0 && request.shape == RequestShape::nodes);
   }
   // Slurm's reason when the request is a GPU count no base block holds.
   std::string refusal(const JobRequest& request) const override;
   // Enough free GPUs and, for a whole-tray request, idle trays; for a GPU count, a base block with that
-  // many free. O(1), O(blocks) for a GPU count.
+  // many free. While no GPU is down and the blocks are the domains, exactly whether place() succeeds: the
+  // open blocks are then the domains with every GPU free, counted by the state. O(1), else O(blocks).
   bool may_fit(const ClusterState& state, const JobRequest& request) const override;
   // In a block no job uses: the idle trays the down ones leave below min_block_nodes when repairing them
   // would not; plus the free GPUs on trays with a down GPU, which no whole-tray job can take.
@@ -47,6 +49,9 @@ class BlockPolicy final : public PlacementPolicy {
  private:
   // Whether base block b is open to a job: no job runs in it, and min_block_nodes' rule holds.
   bool open(const ClusterState& state, int b) const;
+  // The domains open to a job, when the blocks are the domains: those with every GPU free (min_block_nodes
+  // asks at most a block's trays) and the open ones with a GPU down.
+  OpenDomains open_domains(const ClusterState& state) const;
   // Trays a block with `idle` idle trays offers under min_block_nodes' rule.
   int offered_trays(int idle) const { return min_block_nodes_ == 0 || idle >= min_block_nodes_ ? idle : 0; }
 

@@ -28,6 +28,8 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
       free_in_tray_(shape.trays(), shape.gpus_per_tray),
       free_in_domain_(shape.domains, shape.gpus_per_domain()),
       down_in_domain_(shape.domains, 0),
+      free_domains_((static_cast<std::size_t>(shape.domains) + 63) / 64, 0),
+      down_domains_((static_cast<std::size_t>(shape.domains) + 63) / 64, 0),
       words_((static_cast<std::size_t>(shape.trays()) + 63) / 64),
       trays_by_free_(words_ * (shape.gpus_per_tray + 1), 0),
       cores_in_use_(words_, 0),
@@ -46,6 +48,7 @@ ClusterState::ClusterState(ClusterShape shape, int shards_per_gpu)
   }
   if (shape.cpus_per_tray == 0) coreless_trays_ = shape.trays();
   domains_by_free_[shape.gpus_per_domain()] = shape.domains;
+  for (int d = 0; d < shape.domains; ++d) free_domains_[d / 64] |= std::uint64_t{1} << (d % 64);
   domains_by_idle_[shape.trays_per_domain] = shape.domains;
   for (int d = 0; d < shape.domains; ++d)
     tray_counts_of_domain(d)[shape.gpus_per_tray] = shape.trays_per_domain;
@@ -167,7 +170,11 @@ void ClusterState::release(const Allocation& allocation) {
 void ClusterState::set_down(int gpu, bool down) {
   const int change = (down ? 1 : 0) - down_[gpu];
   down_total_ += change;
-  down_in_domain_[shape_.domain_of_gpu(gpu)] += change;
+  const int domain = shape_.domain_of_gpu(gpu);
+  down_in_domain_[domain] += change;
+  const std::uint64_t bit = std::uint64_t{1} << (domain % 64);
+  std::uint64_t& word = down_domains_[static_cast<std::size_t>(domain) / 64];
+  word = down_in_domain_[domain] > 0 ? word | bit : word & ~bit;
   ++down_changes_;
   down_[gpu] = down ? 1 : 0;
   if (busy_[gpu] == 0 && shards_[gpu] == 0) unavailable_in_tray_[shape_.tray_of_gpu(gpu)] += change;
@@ -265,6 +272,9 @@ void ClusterState::recount_tray(int tray) {
   --domains_by_free_[domain_free];
   domain_free += delta;
   ++domains_by_free_[domain_free];
+  const std::uint64_t bit = std::uint64_t{1} << (domain % 64);
+  std::uint64_t& word = free_domains_[static_cast<std::size_t>(domain) / 64];
+  word = domain_free == shape_.gpus_per_domain() ? word | bit : word & ~bit;
   free_total_ += delta;
   trays_with_free_total_ += int{free > 0} - int{free - delta > 0};
 }

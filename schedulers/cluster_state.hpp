@@ -61,6 +61,13 @@ class ClusterState {
   // CPU cores of the tray no job holds (down GPUs leave their tray's cores usable).
   int free_cpus_in_tray(int tray) const { return shape_.cpus_per_tray - cpus_used_[tray]; }
   int free_gpus_in_domain(int domain) const { return free_in_domain_[domain]; }
+  // Calls visit(domain) for every domain with a down GPU, ascending. O(domains / 64 + such domains).
+  template <typename Visit>
+  void for_each_domain_with_down_gpus(Visit&& visit) const {
+    for (std::size_t w = 0; w < down_domains_.size(); ++w)
+      for (std::uint64_t word = down_domains_[w]; word != 0; word &= word - 1)
+        visit(static_cast<int>(w * 64) + std::countr_zero(word));
+  }
   // True when no job runs in the domain or holds a tray of it: its GPUs are all free or down.
   bool domain_without_jobs(int domain) const {
     return free_in_domain_[domain] + down_in_domain_[domain] == shape_.gpus_per_domain();
@@ -118,6 +125,15 @@ class ClusterState {
   // How many domains have exactly `free` free GPUs (0..gpus_per_domain); sampling reads this histogram
   // instead of every domain.
   int domains_with_free(int free) const { return domains_by_free_[free]; }
+  // The highest domain below `end` with every GPU free, or -1. O(domains / 64).
+  int last_free_domain_before(int end) const {
+    for (int w = (end - 1) / 64; end > 0 && w >= 0; --w) {
+      std::uint64_t word = free_domains_[static_cast<std::size_t>(w)];
+      if (w == (end - 1) / 64 && end % 64 != 0) word &= (std::uint64_t{1} << (end % 64)) - 1;
+      if (word != 0) return w * 64 + 63 - std::countl_zero(word);
+    }
+    return -1;
+  }
   // How many domains have exactly `idle` idle trays (0..trays_per_domain).
   int domains_with_idle_trays(int idle) const { return domains_by_idle_[idle]; }
   // The maximal runs of idle trays, in tray order (domain boundaries do not end a run). O(trays / 64 +
@@ -232,7 +248,9 @@ class ClusterState {
   std::vector<int> free_in_tray_;
   std::vector<int> free_in_domain_;
   std::vector<int> down_in_domain_;
-  std::size_t words_;  // 64-bit words per tray bitset
+  std::vector<std::uint64_t> free_domains_;  // bitset of domains with every GPU free
+  std::vector<std::uint64_t> down_domains_;  // bitset of domains with a down GPU
+  std::size_t words_;                        // 64-bit words per tray bitset
   // For each free count k = 0..gpus_per_tray, a bitset of the trays with k free GPUs, at words
   // [k * words_, (k + 1) * words_).
   std::vector<std::uint64_t> trays_by_free_;

@@ -276,8 +276,8 @@ std::optional<std::vector<int>> eval_offers(const ClusterState& state, const Job
   return eval_nodes(nodes, request, initial_demand(state, request), version);
 }
 
-std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> trays, std::span<const int> taken,
-                             const JobRequest& request, SlurmVersion version) {
+std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> trays,
+                             std::span<const int> taken, const JobRequest& request, SlurmVersion version) {
   const int k = request.cpus_per_gpu;
   const auto gives = [&](int tray) {  // the GPUs a tray could give the job before it started
     return std::min({state.free_gpus_in_tray(tray), state.free_cpus_in_tray(tray) / k, request.gpus});
@@ -308,7 +308,10 @@ std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> tra
   int low = 1, high = *std::max_element(bound.begin(), bound.end());
   while (low < high) {  // the highest level whose rounds fit in `total`
     const int mid = low + (high - low + 1) / 2;
-    if (placed(mid) <= total) low = mid; else high = mid - 1;
+    if (placed(mid) <= total)
+      low = mid;
+    else
+      high = mid - 1;
   }
   long extra = total - placed(low);
   for (std::size_t i = 0; i < trays.size(); ++i) {

@@ -22,8 +22,8 @@ struct NodeOffer {
   // The cores the node counts for in the choice: its free cores; under 24.11 with a CPU share K, K for
   // each GPU it can give the job (gres_filter_sock_core caps it so), the same for every node of a weight.
   int cpus = 0;
-  int gpus = 0;    // GPUs the job may use here (free GPUs, fewer when its CPU share runs short)
-  int weight = 0;  // scheduling weight: lower first; nodes offering more of the job's GPUs are lower
+  int gpus = 0;       // GPUs the job may use here (free GPUs, fewer when its CPU share runs short)
+  int weight = 0;     // scheduling weight: lower first; nodes offering more of the job's GPUs are lower
   int free_cpus = 0;  // the node's free cores (what a switch's or block's CPU sum counts)
   int free_gpus = 0;  // the node's free GPUs
   bool operator==(const NodeOffer&) const = default;
@@ -86,7 +86,7 @@ Allocation pick_gpus(const ClusterState& state, std::span<const int> taken, cons
 //   order round after round, up to those bounds. So a tray may hold far more or fewer than K per GPU.
 // - 24.11: each tray holds K x the GPUs it could give (its free GPUs, at most G and its free cores / K),
 //   the last tray taken included (dist_tasks_gres_min_cpus).
-std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> trays, std::span<const int> taken,
-                             const JobRequest& request, SlurmVersion version);
+std::vector<int> slurm_cores(const ClusterState& state, std::span<const int> trays,
+                             std::span<const int> taken, const JobRequest& request, SlurmVersion version);
 
 }  // namespace nvlsim::cons_tres

@@ -38,7 +38,8 @@ std::vector<std::string> slurm_request_options(const JobRequest& request, int gp
   }
   std::vector<std::string> options;
   if (request.shape == RequestShape::nodes)
-    options = {"-N", std::to_string(request.gpus / gpus_per_tray), fmt::format("--gpus-per-node={}", gpus_per_tray)};
+    options = {"-N", std::to_string(request.gpus / gpus_per_tray),
+               fmt::format("--gpus-per-node={}", gpus_per_tray)};
   else
     options = {fmt::format("--gpus={}", request.gpus)};
   if (request.cpus_per_gpu > 0) options.push_back(fmt::format("--cpus-per-gpu={}", request.cpus_per_gpu));

@@ -20,12 +20,14 @@ class PlacementPolicy {
   virtual const std::string& name() const = 0;
   // Resources for the request on the current state, or nullopt when it cannot start now.
   virtual std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const = 0;
-  // True when a request that fits still fits on the state with any running job's allocation released, as
+  // True when a request that fits `state`, or a state that has released some of its running jobs'
+  // allocations (with the same down GPUs), still fits once any running job's allocation is released, as
   // select/cons_tres's choices do. Slurm's topology/block may refuse a GPU count after a release that it
   // placed before (it picks the tightest block by nodes, then finds its GPUs short): the backfill
   // reservation then asks every replayed future from the earliest that may fit instead of stepping between
   // them (tests/unit/test_placement_contract.cpp checks each policy's claim).
-  virtual bool monotone(const JobRequest& request) const {
+  virtual bool monotone(const ClusterState& state, const JobRequest& request) const {
+    (void)state;
     (void)request;
     return true;
   }

@@ -126,7 +126,7 @@ std::optional<Reservation> ReservationReplay::reserve(double now, const ClusterS
   }
   // A policy that may lose a fit when resources are released (PlacementPolicy::monotone) gives no answer
   // worth carrying: every change may move the first ending that fits either way.
-  if (head != walked_request_ || &policy != walked_policy_ || !policy.monotone(head)) {
+  if (head != walked_request_ || &policy != walked_policy_ || !policy.monotone(now_state, head)) {
     settled_ = false;
     verified_ = false;
     walked_request_ = head;

@@ -61,7 +61,7 @@ bool shares_may_fit(const ClusterState& state, const JobRequest& request) {
 }
 
 std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request,
-                                      SlurmVersion version) {
+                                       SlurmVersion version) {
   if (!shares_may_fit(state, request)) return std::nullopt;
   const auto chosen = eval_nodes(share_offers(state, request), request, share_demand(request), version);
   if (!chosen) return std::nullopt;

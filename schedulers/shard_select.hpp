@@ -33,6 +33,6 @@ bool shares_may_fit(const ClusterState& state, const JobRequest& request);
 // start it now. More shards than a GPU has never fit (Slurm keeps such a job pending forever), so a caller
 // that places on an empty machine first rejects it. Each tray gives one CPU. O(trays x GPUs per tray).
 std::optional<Allocation> place_shards(const ClusterState& state, const JobRequest& request,
-                                      SlurmVersion version);
+                                       SlurmVersion version);
 
 }  // namespace nvlsim::cons_tres

@@ -13,7 +13,8 @@ std::string_view slurm_version_name(SlurmVersion version) {
 SlurmVersion parse_slurm_version(std::string_view text, const std::string& what) {
   for (SlurmVersion v : {SlurmVersion::v22_05, SlurmVersion::v24_11})
     if (text == slurm_version_name(v)) return v;
-  throw InputError(fmt::format("{}: '{}' is not a Slurm version nvlsim reproduces (22.05 or 24.11)", what, text));
+  throw InputError(
+      fmt::format("{}: '{}' is not a Slurm version nvlsim reproduces (22.05 or 24.11)", what, text));
 }
 
 }  // namespace nvlsim

@@ -140,7 +140,8 @@ constexpr ParamDecl kParams[] = {
     {.key = "segment",
      .value_name = "S",
      .default_text = "by the table",
-     .help = "nodes per segment (--segment) for every job of more than S whole trays; 0 or none = no segments",
+     .help =
+         "nodes per segment (--segment) for every job of more than S whole trays; 0 or none = no segments",
      .zero_word = "none"},
     {.key = "segment_rules",
      .type = ParamType::pairs,
@@ -173,9 +174,10 @@ constexpr ParamDecl kParams[] = {
 
 std::unique_ptr<PlacementPolicy> make(const PolicyConfig& config, const PolicyContext& context) {
   if (context.slurm_version == SlurmVersion::v22_05)
-    throw InputError(fmt::format("policy spec '{}': topology/block needs Slurm 23.11 or later, not --slurm-version "
-                                 "22.05",
-                                 config.text));
+    throw InputError(
+        fmt::format("policy spec '{}': topology/block needs Slurm 23.11 or later, not --slurm-version "
+                    "22.05",
+                    config.text));
   SegmentOptions options;
   options.segment = config.params.integer("segment").value_or(-1);
   options.spread = config.params.flag("spread");

@@ -27,9 +27,10 @@ struct SegmentRule {
 inline const std::vector<SegmentRule> kNvidiaSegmentRules = {{128, 16}, {32, 4}, {0, 1}};
 
 struct SegmentOptions {
-  int segment = -1;          // nodes per segment; -1 = by `rules`, 0 = the whole job
-  bool spread = false;       // --spread-segments (Slurm 25.11): no two segments of a job in one base block
-  bool consolidate = false;  // --consolidate-segments (25.11): all segments inside one block of the job's level
+  int segment = -1;     // nodes per segment; -1 = by `rules`, 0 = the whole job
+  bool spread = false;  // --spread-segments (Slurm 25.11): no two segments of a job in one base block
+  bool consolidate =
+      false;  // --consolidate-segments (25.11): all segments inside one block of the job's level
   std::vector<SegmentRule> rules = kNvidiaSegmentRules;
   // False for the built-in table: a job that fits in one base block asks no segment, as in Slurm without
   // --segment; the table sizes the segments of jobs that must span blocks anyway. True when the user gave
@@ -63,7 +64,8 @@ class SubBlockPolicy final : public PlacementPolicy {
   std::optional<Allocation> place(const ClusterState& state, const JobRequest& request) const override;
   // Whole trays (and shares, asked as `-N`) keep fitting as resources are released; a GPU count may not
   // (BlockEval picks a block by its trays, then may find its GPUs short).
-  bool monotone(const JobRequest& request) const override {
+  bool monotone(const ClusterState& state, const JobRequest& request) const override {
+    (void)state;
     return request.shards > 0 || request.shape == RequestShape::nodes;
   }
   // Enough free GPUs, and for a whole-tray request idle trays; for a GPU count, a base block with that many

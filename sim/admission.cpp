@@ -19,7 +19,8 @@ std::string Admission::rejection_reason(const Job& job) {
   if (std::string why = policy_.refusal(request); !why.empty())
     return fmt::format("policy {} refuses {}: {}", policy_.name(), asked, why);
   // A job the policy cannot place on an empty machine would block the queue forever.
-  auto [it, fresh] = placeable_.try_emplace({request.gpus, request.shards, request.segment_nodes, request.shape}, false);
+  auto [it, fresh] =
+      placeable_.try_emplace({request.gpus, request.shards, request.segment_nodes, request.shape}, false);
   if (fresh) it->second = policy_.place(empty_, request).has_value();
   if (!it->second)
     return fmt::format("policy {} cannot place {} even on an empty platform", policy_.name(), asked);

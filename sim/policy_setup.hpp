@@ -14,9 +14,9 @@
 namespace nvlsim {
 
 struct PolicyRequest {
-  std::vector<std::string> specs;          // NAME[:key=value...], in order
-  std::optional<std::string> policy_file;  // JSON list of more specs, appended
-  std::optional<std::string> topology;     // Slurm topology.conf / topology.yaml
+  std::vector<std::string> specs;                     // NAME[:key=value...], in order
+  std::optional<std::string> policy_file;             // JSON list of more specs, appended
+  std::optional<std::string> topology;                // Slurm topology.conf / topology.yaml
   SlurmVersion slurm_version = kDefaultSlurmVersion;  // --slurm-version: whose placement rules
 };
 

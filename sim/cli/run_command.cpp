@@ -186,13 +186,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
   const PartFiles parts(outputs.dir());
   const OutputRequest rows{manifest.gpu_hour_usd, &parts, options.sample_step, options.write_swf};
-  const auto reports = replay({platform,
-                               options.platform.value_or("built-in platform"),
-                               jobs,
-                               {options.policies, options.policy_file, options.topology, options.slurm_version},
-                               sim,
-                               {options.parallel, progress},
-                               rows});
+  const auto reports =
+      replay({platform,
+              options.platform.value_or("built-in platform"),
+              jobs,
+              {options.policies, options.policy_file, options.topology, options.slurm_version},
+              sim,
+              {options.parallel, progress},
+              rows});
   std::vector<Summary> summaries;
   for (const PolicyReport& r : reports) {
     summaries.push_back(r.summary);

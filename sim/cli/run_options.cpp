@@ -67,7 +67,9 @@ void add_inputs(CLI::App& run, RunOptions& o) {
       ->group(group);
   run.add_option_function<std::string>(
          "--slurm-version",
-         [&o](const std::string& text) { o.slurm_version = parse_slurm_version(text, "nvlsim: --slurm-version"); },
+         [&o](const std::string& text) {
+           o.slurm_version = parse_slurm_version(text, "nvlsim: --slurm-version");
+         },
          "the Slurm release whose placement rules the policies follow: 22.05 or 24.11; they\n"
          "differ for jobs with --cpus-per-gpu and under tree, and block and sub-block need\n"
          "topology/block, first in 23.11 (docs/policies.md) (default: 24.11)")

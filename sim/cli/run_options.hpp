@@ -19,8 +19,8 @@ struct RunOptions {
   std::optional<std::string> platform;  // default: built-in nvl72x8
   std::optional<std::string> trace;     // default: built-in mix
   std::vector<std::string> policies;    // from every --policy; per-gpu,block,sub-block when none and no file
-  std::optional<std::string> policy_file;  // --policy-file FILE.json
-  std::optional<std::string> topology;     // Slurm topology.conf / topology.yaml
+  std::optional<std::string> policy_file;             // --policy-file FILE.json
+  std::optional<std::string> topology;                // Slurm topology.conf / topology.yaml
   SlurmVersion slurm_version = kDefaultSlurmVersion;  // --slurm-version: whose placement rules
   std::string out_dir = "nvlsim-out";
   std::uint64_t seed = 1;

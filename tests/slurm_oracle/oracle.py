@@ -170,7 +170,7 @@ class Oracle:
         self.decisions += 1
         self.busy_gpus += sum(len(g) for g, _ in used.values())
         self.refused += slurm_id is None
-        problems = self.compare(job, nvlsim)
+        problems = self.compare(job, nvlsim, shares=shards > 0)
         ok = not problems
         self.matched += ok
         self.shard_decisions += bool(shards)
@@ -193,9 +193,13 @@ class Oracle:
                                     {j.slurm_id: j.slurm for j in self.jobs.values() if j.slurm is not None},
                                     salloc, request)
 
-    def compare(self, job, nvlsim):
-        """What differs between Slurm's answer and nvlsim's, as short phrases; empty when they agree."""
+    def compare(self, job, nvlsim, shares):
+        """What differs between Slurm's answer and nvlsim's, as short phrases; empty when they agree. Both
+        refusing a share request agree whatever they say of later: Slurm keeps more shares than a GPU has
+        pending for ever, where nvlsim rejects the job (docs/sharing.md)."""
         if job.slurm is None and nvlsim.alloc is None:
+            if shares:
+                return []
             slurm_never = self.cluster.refusal != "pending"
             if slurm_never != nvlsim.never:
                 return [f"both refuse, but Slurm {'never' if slurm_never else 'later'} and nvlsim "

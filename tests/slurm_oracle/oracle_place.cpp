@@ -3,7 +3,8 @@
 // writes one JSON line with nvlsim's answer, so the harness can hold it against the real Slurm's.
 //
 //   nvlsim-oracle-place --policy SPEC --racks R [--cpus-per-tray C] [--topology FILE]
-//                       [--sharing shard|mps --shards-per-gpu N] [--slurm-version 22.05|24.11] [--closed-loop]
+//                       [--sharing shard|mps --shards-per-gpu N] [--slurm-version 22.05|24.11]
+//                       [--closed-loop]
 //   nvlsim-oracle-place --racks R --write-topology FILE        (the leaves of nvlsim's own fabric)
 //   nvlsim-oracle-place --racks R --write-block-topology FILE  (the blocks of its NVLink domains)
 //
@@ -211,7 +212,8 @@ class Placer {
     }
     if (question.contains("end")) {
       const std::size_t key = job_key(question.at("end"));
-      if (!running_->contains(key)) throw std::invalid_argument("job " + std::to_string(key) + " is not running");
+      if (!running_->contains(key))
+        throw std::invalid_argument("job " + std::to_string(key) + " is not running");
       running_->remove(key);
     } else if (question.contains("down") || question.contains("up")) {
       const bool down = question.contains("down");
@@ -248,7 +250,8 @@ class Placer {
     out["cpus"] = cpus;
     if (placed->shards > 0) out["shards"] = placed->shards;
     if (key) {
-      if (running_->contains(*key)) throw std::invalid_argument("job " + std::to_string(*key) + " runs already");
+      if (running_->contains(*key))
+        throw std::invalid_argument("job " + std::to_string(*key) + " runs already");
       running_->add(*key, static_cast<double>(*key), *placed);
     }
     return out;
@@ -260,7 +263,8 @@ class Placer {
     ClusterState state(shape_, shards_per_gpu_);
     state.index_groups(policy_.tray_groups());  // as the run's state keeps them
     std::vector<Allocation> allocations;
-    for (const json& job : question.at("running")) allocations.push_back(allocation_of(job.at("used"), shape_));
+    for (const json& job : question.at("running"))
+      allocations.push_back(allocation_of(job.at("used"), shape_));
     ReservationReplay replay;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
       state.apply(allocations[j]);

@@ -56,7 +56,8 @@ TEST_CASE("NVIDIA's block examples get Slurm 24.11's answers", "[block][sub_bloc
   for (const json& scenario : file.at("scenarios")) {
     const std::string name = scenario.at("name").get<std::string>();
     INFO(name);
-    const auto policy = nvlsim::make_policy(scenario.at("policy").get<std::string>(), nvlsim::PolicyContext{shape});
+    const auto policy =
+        nvlsim::make_policy(scenario.at("policy").get<std::string>(), nvlsim::PolicyContext{shape});
     ClusterState state(shape);
     state.index_groups(policy->tray_groups());
     std::map<std::string, Allocation> running;
@@ -66,7 +67,8 @@ TEST_CASE("NVIDIA's block examples get Slurm 24.11's answers", "[block][sub_bloc
       if (step.contains("submit")) {
         nvlsim::JobRequest request;
         request.gpus = step.at("gpus").get<int>();
-        request.shape = step.at("shape") == "nodes" ? nvlsim::RequestShape::nodes : nvlsim::RequestShape::gpus;
+        request.shape =
+            step.at("shape") == "nodes" ? nvlsim::RequestShape::nodes : nvlsim::RequestShape::gpus;
         request.cpus_per_gpu = step.value("cpus_per_gpu", 0);
         const auto placed = policy->place(state, request);
         const json& expect = step.at("expect");

@@ -42,7 +42,8 @@ TEST_CASE("whole-tray requests read from the idle runs get eval_nodes' trays and
     if (nvlsim::cons_tres::idle_runs_decide(state, whole_trays(1))) {
       std::vector<nvlsim::cons_tres::NodeOffer> every, idle;
       state.for_each_tray_with_free_gpus([&](int tray) {
-        if (auto offer = nvlsim::cons_tres::offer(state, tray, whole_trays(1), nvlsim::SlurmVersion::v22_05)) every.push_back(*offer);
+        if (auto offer = nvlsim::cons_tres::offer(state, tray, whole_trays(1), nvlsim::SlurmVersion::v22_05))
+          every.push_back(*offer);
       });
       nvlsim::cons_tres::idle_offers(state, whole_trays(1), idle);
       REQUIRE(idle == every);
@@ -96,7 +97,8 @@ TEST_CASE("requests of at most a tray's GPUs read from the trays get eval_nodes'
           ++undecided;
           continue;
         }
-        REQUIRE(nvlsim::cons_tres::eval_offers(state, request, nvlsim::SlurmVersion::v22_05) == std::vector<int>{*tray});
+        REQUIRE(nvlsim::cons_tres::eval_offers(state, request, nvlsim::SlurmVersion::v22_05) ==
+                std::vector<int>{*tray});
         ++compared;
         ++picked[*tray];
       }

@@ -184,21 +184,23 @@ TEST_CASE("one failed GPU strands only its tray, unless min_block_nodes closes t
   const ClusterState state = one_gpu_down();
   CHECK(stranded("per-gpu", state) == 0);
   CHECK(stranded("tree", state) == 0);
-  CHECK(stranded("block", state) == 3);                         // Slurm: the down tray leaves, the rack stays open
-  CHECK(stranded("block:min_block_nodes=16", state) == 3);      // 17 idle trays are enough
-  CHECK(stranded("block:min_block_nodes=18", state) == 71);     // every healthy GPU of rack 0
-  CHECK(stranded("sub-block:segment=1", state) == 3);           // the tray's other GPUs
-  CHECK(stranded("sub-block:segment=16", state) == 3);          // 17 trays still hold one 16-node segment
-  CHECK(stranded("sub-block:segment=9", state) == 8 * 4 + 3);   // 17 trays hold one 9-node segment, not two
+  CHECK(stranded("block", state) == 3);  // Slurm: the down tray leaves, the rack stays open
+  CHECK(stranded("block:min_block_nodes=16", state) == 3);     // 17 idle trays are enough
+  CHECK(stranded("block:min_block_nodes=18", state) == 71);    // every healthy GPU of rack 0
+  CHECK(stranded("sub-block:segment=1", state) == 3);          // the tray's other GPUs
+  CHECK(stranded("sub-block:segment=16", state) == 3);         // 17 trays still hold one 16-node segment
+  CHECK(stranded("sub-block:segment=9", state) == 8 * 4 + 3);  // 17 trays hold one 9-node segment, not two
 
   // Placement agrees: 16 whole trays fit rack 0 under block, but not when min_block_nodes asks for 18.
   ClusterState other_rack_busy = one_gpu_down();
   other_rack_busy.apply(Allocation{nvlsim::test::ids(72, 144), {}});
   const auto trays = [](int count) { return nvlsim::JobRequest{4 * count, nvlsim::RequestShape::nodes}; };
   CHECK(make_policy("block", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(16)));
-  CHECK_FALSE(make_policy("block:min_block_nodes=18", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(16)));
+  CHECK_FALSE(
+      make_policy("block:min_block_nodes=18", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(16)));
   CHECK(make_policy("sub-block:segment=1", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(17)));
-  CHECK_FALSE(make_policy("sub-block:segment=1", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(18)));
+  CHECK_FALSE(
+      make_policy("sub-block:segment=1", PolicyContext{kTwoRacks})->place(other_rack_busy, trays(18)));
   CHECK(stranded("block", other_rack_busy) == 3);
   CHECK(stranded("block:min_block_nodes=18", other_rack_busy) == 71);
 

@@ -37,8 +37,8 @@ BlockRun run_block(const std::filesystem::path& dir, const std::string& system, 
                            "2 60 0 1000 64 -1 -1 64 2000 -1 1 1 1 1 1 -1 -1 -1\n");
   const auto failures = write(dir / "f.csv", "time,component,id,duration\n20,tray,5,3600\n");
   const auto out = dir / ("out-" + system);
-  const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + trace +
-                                " --policy " + policy + " --failures " + failures + " --out " + out.string(),
+  const auto r = run_nvlsim("--quiet --platform " + platform + " --trace " + trace + " --policy " + policy +
+                                " --failures " + failures + " --out " + out.string(),
                             dir);
   INFO(r.err);
   REQUIRE(r.status == 0);

@@ -24,8 +24,8 @@ TEST_CASE("per-gpu: the ten requests of the oracle notes land where Slurm put th
   for (const bool cpu_share : {false, true}) {
     // 64 cores per tray and no CPU request, or 4 cores per tray and one core per GPU: the same places,
     // except J.
-    SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{2, 18, 4, cpu_share ? 4 : 64},
-                    cpu_share ? 1 : 0);
+    SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05),
+                    ClusterShape{2, 18, 4, cpu_share ? 4 : 64}, cpu_share ? 1 : 0);
     CHECK(s.submit("A", 4) == "tray-0:0-3");
     CHECK(s.submit("B", 8) == "tray-1:0-3 tray-2:0-3");
     CHECK(s.submit("C", 2) == "tray-3:0-1");
@@ -47,7 +47,8 @@ TEST_CASE("per-gpu: the ten requests of the oracle notes land where Slurm put th
 }
 
 TEST_CASE("per-gpu fills holes left by ended jobs best fit, as Slurm did", "[per_gpu][slurm]") {
-  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{2, 18, 4, 64}, 0);
+  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{2, 18, 4, 64},
+                  0);
   CHECK(s.submit("A", 4) == "tray-0:0-3");
   CHECK(s.submit("B", 8) == "tray-1:0-3 tray-2:0-3");
   CHECK(s.submit("C", 12) == "tray-3:0-3 tray-4:0-3 tray-5:0-3");
@@ -63,7 +64,8 @@ TEST_CASE("per-gpu fills holes left by ended jobs best fit, as Slurm did", "[per
 }
 
 TEST_CASE("per-gpu: whole-tray requests take runs of idle trays, tightest first", "[per_gpu][slurm]") {
-  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{2, 18, 4, 144}, 0);
+  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{2, 18, 4, 144},
+                  0);
   CHECK(s.submit("A", 4) == "tray-0:0-3");
   CHECK(s.submit("B", 8, RequestShape::nodes) == "tray-1:0-3 tray-2:0-3");
   CHECK(s.submit("C", 1) == "tray-3:0");
@@ -90,7 +92,8 @@ TEST_CASE("per-gpu refuses what Slurm cannot start now", "[per_gpu]") {
 }
 
 TEST_CASE("per-gpu treats held trays and down GPUs as unusable", "[per_gpu]") {
-  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{1, 18, 4, 144}, 0);
+  SlurmScenario s(std::make_unique<PerGpuPolicy>(nvlsim::SlurmVersion::v22_05), ClusterShape{1, 18, 4, 144},
+                  0);
   s.hold_tray(1);
   s.down_gpu(9);  // tray 2 offers 3 GPUs
   CHECK(s.submit("A", 4) == "tray-0:0-3");

@@ -90,11 +90,11 @@ TEST_CASE("a request that fits (or may fit) still does once a running job releas
         for (const RequestShape shape : {RequestShape::gpus, RequestShape::nodes}) {
           if (shape == RequestShape::nodes && gpus % 4 != 0) continue;
           const JobRequest request{gpus, shape};
-          INFO(spec << ": " << gpus << " GPUs, " << (shape == RequestShape::nodes ? "trays" : "gpus") << ", round "
-                    << round);
+          INFO(spec << ": " << gpus << " GPUs, " << (shape == RequestShape::nodes ? "trays" : "gpus")
+                    << ", round " << round);
           const bool before = policy->place(load.state, request).has_value();
           const bool after = policy->place(later, request).has_value();
-          if (before && policy->monotone(request)) {
+          if (before && policy->monotone(load.state, request)) {
             CHECK(after);
             ++kept;
           }

@@ -52,7 +52,8 @@ class Machine {
       static constexpr int kSizes[] = {1, 2, 4, 6, 8, 10, 16, 32, 36, 64, 70, 72, 100, 128, 144};
       const int gpus = kSizes[rng_() % std::size(kSizes)];
       const double limit = static_cast<double>(50 + rng_() % 400);
-      if (policy_.place(ClusterState(kFourRacks), request(gpus))) queue_.push_back({next_job_++, request(gpus), limit});
+      if (policy_.place(ClusterState(kFourRacks), request(gpus)))
+        queue_.push_back({next_job_++, request(gpus), limit});
     }
     // Jobs end at their limit or, one in three, early.
     for (std::size_t i = 0; i < running_.size();) {

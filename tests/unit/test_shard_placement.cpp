@@ -252,7 +252,8 @@ TEST_CASE("per-gpu shards skip held trays and down GPUs, and take one CPU per tr
   ClusterState state(ClusterShape{1, 3, 4, 144});
   state.apply(Allocation{{}, {0}});  // tray 0 held by an exclusive job
   state.set_down(4, true);           // GPU 0 of tray 1
-  const auto placed = PerGpuPolicy(nvlsim::SlurmVersion::v22_05).place(state, JobRequest{.gpus = 1, .shards = 2});
+  const auto placed =
+      PerGpuPolicy(nvlsim::SlurmVersion::v22_05).place(state, JobRequest{.gpus = 1, .shards = 2});
   REQUIRE(placed);
   CHECK(placed->gpus == std::vector<int>{5});
   CHECK(placed->shards == 2);

@@ -62,7 +62,7 @@ TEST_CASE("segments follow NVIDIA's table, an override, or none", "[sub_block]")
   CHECK(nvlsim::asked_segment(mine, 31, 8, base) == 1);
   CHECK(nvlsim::asked_segment(SegmentOptions{0}, 128, 32, base) == 0);
   CHECK(nvlsim::asked_segment(SegmentOptions{16}, 120, 30, base) == 16);  // refused: 16 does not divide 30
-  CHECK(nvlsim::asked_segment(SegmentOptions{16}, 40, 10, base) == 0);   // a job of at most S nodes: none
+  CHECK(nvlsim::asked_segment(SegmentOptions{16}, 40, 10, base) == 0);    // a job of at most S nodes: none
   CHECK(nvlsim::asked_segment(SegmentOptions{4}, 48, 12, base) == 4);
 }
 
@@ -147,8 +147,9 @@ TEST_CASE("sub-block spread=1 puts every segment in its own rack", "[sub_block]"
   // Without spreading, rack 7 stays the tightest after each 1-node segment: trays 126..129.
   CHECK(place("sub-block:segment=1", empty, trays(4)) == tray_gpus(126, 130));
   // Spread: rack 7, then 6, 5, 4 (each the later of the untouched racks): their first trays.
-  CHECK(place("sub-block:segment=1:spread=1", empty, trays(4)) ==
-        concat(concat(tray_gpus(72, 73), tray_gpus(90, 91)), concat(tray_gpus(108, 109), tray_gpus(126, 127))));
+  CHECK(
+      place("sub-block:segment=1:spread=1", empty, trays(4)) ==
+      concat(concat(tray_gpus(72, 73), tray_gpus(90, 91)), concat(tray_gpus(108, 109), tray_gpus(126, 127))));
 }
 
 TEST_CASE("sub-block consolidate=1 keeps all segments in one block of the job's level", "[sub_block]") {
@@ -194,7 +195,7 @@ TEST_CASE("a job class's segment replaces the built-in table, not a spec's segme
   const ClusterState state = with_idle_trays(kEightRacks, {8, 8, 8, 8, 0, 0, 0, 0});
   JobRequest request = trays(32);
   CHECK(place("sub-block", state, request) == std::vector{-1});  // the table: 16 nodes
-  request.segment_nodes = 8;                                      // a class with "segment_nodes": 8
+  request.segment_nodes = 8;                                     // a class with "segment_nodes": 8
   CHECK(place("sub-block", state, request).size() == 128);
   CHECK(place("sub-block:segment=16", state, request) == std::vector{-1});
   CHECK(place("sub-block:segment_rules=0>16", state, request) == std::vector{-1});
